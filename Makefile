@@ -1,0 +1,89 @@
+# stackprint: build, test, install.  See README.md.
+#   make            build $(BUILD)/stackprint
+#   make check      bootstrap, build and run every test (SANITIZE=1: ASan+UBSan)
+#   make demo       bootstrap, build, probe this machine, sign, verify, check
+#   make install    PREFIX=/usr/local DESTDIR= : binary and man pages
+#   make bench      benchmarks against peers (bench/README)
+
+VERSION   = 0.1.0
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+SANITIZE ?= 0
+ifeq ($(SANITIZE),1)
+BUILD    ?= build-san
+SANFLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+else
+BUILD    ?= build
+SANFLAGS  =
+endif
+
+CC       ?= cc
+PKGS      = libpci libarchive libcrypto yaml-0.1 jansson libisal libzstd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+CFLAGS   ?= -O2 -g
+WARNINGS  = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wstrict-prototypes -Wvla
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DSP_VERSION='"$(VERSION)"' -I. $(WARNINGS) \
+             $(PKG_CFLAGS) $(CFLAGS) $(SANFLAGS) -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
+LIBS      = $(PKG_LIBS) -lpthread
+
+LIB_SRC  := $(sort $(wildcard manifest/*.c fingerprint/*.c checks/*.c))
+CLI_SRC  := $(sort $(wildcard cli/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+MAN      := $(sort $(wildcard man/*.1 man/*.5))
+
+.PHONY: all check demo install uninstall bench clean bootstrap unit
+all: $(BUILD)/stackprint
+
+bootstrap:
+	@scripts/bootstrap
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libstackprint.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/stackprint: $(CLI_OBJ) $(BUILD)/libstackprint.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libstackprint.a $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstackprint.a tests/unit/testlib.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libstackprint.a $(LIBS) $(CMOCKA_LIBS)
+
+unit: $(UNIT_BIN)
+
+check: bootstrap
+	@$(MAKE) --no-print-directory all unit
+	@/usr/bin/python3 tests/run --build $(BUILD)
+
+demo: bootstrap all
+	@scripts/demo $(BUILD)/stackprint
+
+bench: all
+	@scripts/bootstrap --bench
+	@bench/run $(BUILD)/stackprint
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 0755 $(BUILD)/stackprint $(DESTDIR)$(BINDIR)/stackprint
+	for m in $(MAN); do \
+	  s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/stackprint
+	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+
+clean:
+	rm -rf build build-san build-*
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,155 @@
+/* cli/cmd_probe.c: stackprint probe: open the root, run every probe, write
+ * the manifest (stackprint-probe(1)). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "fingerprint/probe.h"
+#include "manifest/manifest.h"
+
+extern char **environ;
+
+static const char probe_usage[] =
+    "usage: stackprint probe [--root DIR | --image PATH[:TAG]] [--python PATH]\n"
+    "                        [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
+    "                        [--format yaml|json] [-o FILE]\n";
+
+/* RFC 3339 UTC time of now, or of SOURCE_DATE_EPOCH when set (reproducible
+ * builds' convention), into OUT. */
+static int created_time(char *out, size_t outsz)
+{
+    time_t t = time(NULL);
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && *sde) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(sde, &end, 10);
+        if (errno || *end || v < 0)
+            return -1;
+        t = (time_t)v;
+    }
+    struct tm tm;
+    if (gmtime_r(&t, &tm) == NULL)
+        return -1;
+    return strftime(out, outsz, "%Y-%m-%dT%H:%M:%SZ", &tm) ? 0 : -1;
+}
+
+static int valid_digest(const char *d)
+{
+    if (strncmp(d, "sha256:", 7) != 0 || strlen(d) != 7 + 64)
+        return 0;
+    for (const char *p = d + 7; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return 0;
+    return 1;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON };
+    static const struct option opts[] = {
+        { "root", required_argument, NULL, 'r' },
+        { "image", required_argument, NULL, 'i' },
+        { "python", required_argument, NULL, OPT_PYTHON },
+        { "image-digest", required_argument, NULL, OPT_IMAGE_DIGEST },
+        { "imds", no_argument, NULL, OPT_IMDS },
+        { "imds-endpoint", required_argument, NULL, OPT_IMDS_ENDPOINT },
+        { "format", required_argument, NULL, 'f' },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *rootdir = NULL, *image = NULL, *out = NULL;
+    struct probe_ctx ctx = { .imds_timeout_ms = 1000 };
+    enum manifest_format format = MANIFEST_YAML;
+    struct sp_error e = { 0 };
+    int c;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":r:i:f:o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r': rootdir = optarg; break;
+        case 'i': image = optarg; break;
+        case OPT_PYTHON: ctx.python = optarg; break;
+        case OPT_IMAGE_DIGEST: ctx.image_digest = optarg; break;
+        case OPT_IMDS: ctx.imds = 1; break;
+        case OPT_IMDS_ENDPOINT: ctx.imds_endpoint = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "yaml") == 0)
+                format = MANIFEST_YAML;
+            else if (strcmp(optarg, "json") == 0)
+                format = MANIFEST_JSON;
+            else
+                return sp_usage_error("probe", "unknown format '%s' (yaml or json)", optarg);
+            break;
+        case 'o': out = optarg; break;
+        case 'h': fputs(probe_usage, stdout); return SP_EXIT_OK;
+        case ':': return sp_usage_error("probe", "option '%s' needs a value", argv[optind - 1]);
+        default: return sp_usage_error("probe", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return sp_usage_error("probe", "unexpected argument '%s'", argv[optind]);
+    if (rootdir && image)
+        return sp_usage_error("probe", "--root and --image exclude each other");
+    if (image)
+        return sp_usage_error("probe", "--image is not supported by this build yet");
+    if (!ctx.image_digest && !rootdir) {
+        const char *env = getenv("STACKPRINT_IMAGE_DIGEST");
+        if (env && *env)
+            ctx.image_digest = env;
+    }
+    if (ctx.image_digest && !valid_digest(ctx.image_digest))
+        return sp_usage_error("probe", "image digest '%s' is not sha256:<64 lowercase hex>",
+                              ctx.image_digest);
+    if (!ctx.imds_endpoint) {
+        const char *env = getenv("STACKPRINT_IMDS_ENDPOINT");
+        if (env && *env)
+            ctx.imds_endpoint = env;
+    }
+
+    struct root *root = rootdir ? root_open_dir(rootdir) : root_open_host();
+    if (root == NULL) {
+        sp_fail(&e, SP_EXIT_INPUT, "%s: %s", rootdir ? rootdir : "/", strerror(errno));
+        return sp_error_print(&e);
+    }
+    ctx.root = root;
+    ctx.environ = root->live ? environ : NULL;
+
+    struct manifest m;
+    char created[32];
+    manifest_init(&m);
+    ctx.facts = &m.facts;
+    int rc = SP_EXIT_OK;
+    char *buf = NULL;
+    size_t len = 0;
+    if (created_time(created, sizeof created) != 0) {
+        rc = sp_usage_error("probe", "SOURCE_DATE_EPOCH is not a number of seconds");
+        goto out;
+    }
+    m.tool = strdup("stackprint " SP_VERSION);
+    m.created = strdup(created);
+    m.subject = strdup(root->subject);
+    if (m.tool == NULL || m.created == NULL || m.subject == NULL) {
+        sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(ENOMEM));
+        rc = sp_error_print(&e);
+        goto out;
+    }
+    if (probe_run_all(&ctx, &e) != 0 || manifest_finish(&m) != 0 ||
+        manifest_render(&m, format, &buf, &len, &e) != 0 ||
+        sp_write_output(out, buf, len, &e) != 0) {
+        if (e.msg[0] == '\0')
+            sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(errno ? errno : EIO));
+        rc = sp_error_print(&e);
+    }
+out:
+    free(buf);
+    manifest_free(&m);
+    root_close(root);
+    return rc;
+}

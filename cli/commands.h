@@ -1,0 +1,35 @@
+/* cli/commands.h: the subcommand table's entries and the CLI's shared
+ * output helpers.  Only cli/ prints to the user and picks exit statuses. */
+#ifndef SP_COMMANDS_H
+#define SP_COMMANDS_H
+
+#include <stddef.h>
+
+#include "manifest/error.h"
+
+/* Each subcommand: argv[0] is the subcommand's name; returns an exit status
+ * of enum sp_exit. */
+int cmd_probe(int argc, char **argv);
+
+/* sp_error_print: "stackprint: <msg>" on stderr; returns e->exit_code. */
+int sp_error_print(const struct sp_error *e);
+
+/* sp_usage_error: "stackprint <cmd>: <msg>" plus a hint to --help; returns
+ * SP_EXIT_USAGE. */
+int sp_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* sp_write_output: write LEN bytes at BUF to PATH atomically (temporary
+ * file in the same directory, fsync, rename; mode 0644 less the umask), or
+ * to stdout when PATH is NULL or "-" (flushed and checked: a full disk is an
+ * error, never a silently short file).  Returns 0, or -1 with E set
+ * (SP_EXIT_INPUT, "PATH: <strerror>").  An existing PATH is replaced only
+ * by the complete new content. */
+int sp_write_output(const char *path, const char *buf, size_t len, struct sp_error *e);
+
+/* sp_write_exclusive: create PATH with MODE, failing if it exists (O_EXCL),
+ * write, fsync.  For keys.  Returns 0 or -1 with E set. */
+int sp_write_exclusive(const char *path, const char *buf, size_t len,
+                       unsigned mode, struct sp_error *e);
+
+#endif

@@ -1,0 +1,100 @@
+/* cli/output.c: printing errors and writing output files atomically. */
+#include "commands.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int sp_error_print(const struct sp_error *e)
+{
+    fprintf(stderr, "stackprint: %s\n", e->msg);
+    return e->exit_code ? e->exit_code : SP_EXIT_INPUT;
+}
+
+int sp_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "stackprint %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'stackprint %s --help')\n", cmd);
+    return SP_EXIT_USAGE;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int sp_write_output(const char *path, const char *buf, size_t len, struct sp_error *e)
+{
+    if (path == NULL || strcmp(path, "-") == 0) {
+        if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0 || ferror(stdout))
+            return sp_fail(e, SP_EXIT_INPUT, "stdout: %s", strerror(errno ? errno : EIO));
+        return 0;
+    }
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 16);
+    if (tmp == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(ENOMEM));
+    snprintf(tmp, pl + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int saved = errno;
+        free(tmp);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+    }
+    mode_t um = umask(0);
+    umask(um);
+    if (fchmod(fd, 0644 & ~um) != 0 || write_all(fd, buf, len) != 0 || fsync(fd) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+    }
+    if (close(fd) != 0 || rename(tmp, path) != 0) {
+        int saved = errno;
+        unlink(tmp);
+        free(tmp);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+    }
+    free(tmp);
+    return 0;
+}
+
+int sp_write_exclusive(const char *path, const char *buf, size_t len,
+                       unsigned mode, struct sp_error *e)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+    if (fd < 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path,
+                       errno == EEXIST ? "exists; not overwritten" : strerror(errno));
+    if (fchmod(fd, mode) != 0 || write_all(fd, buf, len) != 0 || fsync(fd) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(path);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+    }
+    if (close(fd) != 0) {
+        int saved = errno;
+        unlink(path);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+    }
+    return 0;
+}

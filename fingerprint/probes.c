@@ -1,0 +1,81 @@
+/* fingerprint/probes.c: the probe table and helpers shared by all probes. */
+#include "probe.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Run order matters where a probe reads an earlier one's facts:
+ * dmi before pci and neuron-driver (instance family), pci before
+ * neuron-driver (device kind for core counts), python before torch
+ * (the workload environment), env before torch (backend env markers),
+ * dmi before imds (imds fills only what DMI could not). */
+const struct probe sp_probes[] = {
+    { "os-release", probe_os_release },
+    { "uname", probe_uname },
+    { "hostname", probe_hostname },
+    { "dmi", probe_dmi },
+    { "pci", probe_pci },
+    { "neuron-driver", probe_neuron_driver },
+    { "neuron-lib", probe_neuron_lib },
+    { "dpkg", probe_dpkg },
+    { "rpm", probe_rpm },
+    { "env", probe_env },
+    { "python", probe_python },
+    { "torch", probe_torch },
+    { "efa", probe_efa },
+    { "gpu", probe_gpu },
+    { "container", probe_container },
+    { "imds", probe_imds },
+    { NULL, NULL },
+};
+
+int probe_run_all(struct probe_ctx *ctx, struct sp_error *e)
+{
+    for (const struct probe *p = sp_probes; p->name; p++)
+        if (p->run(ctx, e) != 0)
+            return -1;
+    return 0;
+}
+
+const char *probe_getenv(const struct probe_ctx *ctx, const char *name)
+{
+    if (!ctx->root->live || ctx->environ == NULL)
+        return NULL;
+    size_t nl = strlen(name);
+    for (char *const *v = ctx->environ; *v; v++)
+        if (strncmp(*v, name, nl) == 0 && (*v)[nl] == '=')
+            return *v + nl + 1;
+    return NULL;
+}
+
+void probe_warn_errno(struct probe_ctx *ctx, const char *what, const char *path, int err)
+{
+    const char *msg;
+    switch (err) {
+    case EACCES: case EPERM: msg = "permission denied"; break;
+    case ENOENT: msg = "no such file"; break;
+    case ELOOP: msg = "symlink loop"; break;
+    case EFBIG: msg = "larger than the read limit"; break;
+    case EINVAL: msg = "not a regular file"; break;
+    case ENODATA: msg = "empty"; break;
+    case EISDIR: msg = "is a directory"; break;
+    case ENOTDIR: msg = "not a directory"; break;
+    case E2BIG: msg = "too many entries"; break;
+    default: msg = strerror(err); break;
+    }
+    factset_warn(ctx->facts, "%s: %s: %s", what, path, msg);
+}
+
+int probe_set(struct probe_ctx *ctx, const char *key, const char *value,
+              const char *evidence)
+{
+    if (factset_set(ctx->facts, key, value, evidence) == 0)
+        return 0;
+    if (errno == ENOMEM)
+        return -1;
+    factset_warn(ctx->facts, "%s: %s: value %s, not recorded", key,
+                 evidence ? evidence : "?",
+                 errno == E2BIG ? "too long" : "empty");
+    return 0;
+}

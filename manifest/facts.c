@@ -1,0 +1,312 @@
+/* manifest/facts.c: the fact set; see facts.h.  No I/O here. */
+#include "facts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+void factset_init(struct factset *fs)
+{
+    memset(fs, 0, sizeof *fs);
+    fs->sorted = 1;
+}
+
+void factset_free(struct factset *fs)
+{
+    for (size_t i = 0; i < fs->count; i++) {
+        free(fs->facts[i].key);
+        free(fs->facts[i].value);
+        free(fs->facts[i].evidence);
+    }
+    free(fs->facts);
+    for (size_t i = 0; i < fs->nwarnings; i++)
+        free(fs->warnings[i]);
+    free(fs->warnings);
+    factset_init(fs);
+}
+
+/* Length of the valid UTF-8 sequence at S (N bytes left), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    if (c >= 0x01 && c < 0x80)
+        return 1;
+    size_t len;
+    unsigned min;
+    if (c >= 0xc2 && c <= 0xdf) { len = 2; min = 0x80; }
+    else if (c >= 0xe0 && c <= 0xef) { len = 3; min = 0x800; }
+    else if (c >= 0xf0 && c <= 0xf4) { len = 4; min = 0x10000; }
+    else return 0;
+    if (n < len)
+        return 0;
+    unsigned cp = c & (0x3f >> (len - 1));
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+char *sp_utf8_sanitize(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t out = 0;
+    for (size_t i = 0; i < len;) {
+        size_t k = utf8_seq(p + i, len - i);
+        if (k == 0) { out += 4; i++; } else { out += k; i += k; }
+    }
+    char *r = malloc(out + 1);
+    if (r == NULL)
+        return NULL;
+    char *w = r;
+    for (size_t i = 0; i < len;) {
+        size_t k = utf8_seq(p + i, len - i);
+        if (k == 0) {
+            snprintf(w, 5, "\\x%02x", p[i]);
+            w += 4;
+            i++;
+        } else {
+            memcpy(w, p + i, k);
+            w += k;
+            i += k;
+        }
+    }
+    *w = '\0';
+    return r;
+}
+
+static int cmp_fact(const void *a, const void *b)
+{
+    return strcmp(((const struct fact *)a)->key, ((const struct fact *)b)->key);
+}
+
+void factset_sort(struct factset *fs)
+{
+    if (!fs->sorted && fs->count > 1)
+        qsort(fs->facts, fs->count, sizeof *fs->facts, cmp_fact);
+    fs->sorted = 1;
+}
+
+static struct fact *find(const struct factset *fs, const char *key)
+{
+    if (fs->sorted) {
+        size_t lo = 0, hi = fs->count;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            int c = strcmp(fs->facts[mid].key, key);
+            if (c == 0)
+                return &fs->facts[mid];
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return NULL;
+    }
+    for (size_t i = 0; i < fs->count; i++)
+        if (strcmp(fs->facts[i].key, key) == 0)
+            return &fs->facts[i];
+    return NULL;
+}
+
+const struct fact *factset_find(const struct factset *fs, const char *key)
+{
+    return find(fs, key);
+}
+
+const char *factset_get(const struct factset *fs, const char *key)
+{
+    const struct fact *f = find(fs, key);
+    return f ? f->value : NULL;
+}
+
+int factset_remove(struct factset *fs, const char *key)
+{
+    struct fact *f = find(fs, key);
+    if (f == NULL)
+        return 0;
+    free(f->key);
+    free(f->value);
+    free(f->evidence);
+    size_t i = (size_t)(f - fs->facts);
+    memmove(f, f + 1, (fs->count - i - 1) * sizeof *f);
+    fs->count--;
+    return 1;
+}
+
+int factset_set(struct factset *fs, const char *key, const char *value,
+                const char *evidence)
+{
+    if (value == NULL || value[0] == '\0' || key == NULL || key[0] == '\0') {
+        errno = EINVAL;
+        return -1;
+    }
+    size_t kl = strlen(key), vl = strlen(value);
+    size_t el = evidence ? strlen(evidence) : 0;
+    if (kl > SP_FACT_KEY_MAX || vl > SP_FACT_VALUE_MAX || el > SP_FACT_VALUE_MAX) {
+        errno = E2BIG;
+        return -1;
+    }
+    char *v = sp_utf8_sanitize(value, vl);
+    char *e = evidence ? sp_utf8_sanitize(evidence, el) : NULL;
+    if (v == NULL || (evidence && e == NULL))
+        goto nomem;
+    struct fact *f = find(fs, key);
+    if (f != NULL) {
+        free(f->value);
+        free(f->evidence);
+        f->value = v;
+        f->evidence = e;
+        return 0;
+    }
+    if (fs->count >= SP_FACTS_MAX) {
+        free(v);
+        free(e);
+        errno = E2BIG;
+        return -1;
+    }
+    if (fs->count == fs->cap) {
+        size_t ncap = fs->cap ? fs->cap * 2 : 64;
+        struct fact *nf = realloc(fs->facts, ncap * sizeof *nf);
+        if (nf == NULL)
+            goto nomem;
+        fs->facts = nf;
+        fs->cap = ncap;
+    }
+    char *k = sp_utf8_sanitize(key, kl);
+    if (k == NULL)
+        goto nomem;
+    if (fs->sorted && fs->count > 0 && strcmp(fs->facts[fs->count - 1].key, k) > 0)
+        fs->sorted = 0;
+    fs->facts[fs->count++] = (struct fact){ k, v, e };
+    return 0;
+nomem:
+    free(v);
+    free(e);
+    errno = ENOMEM;
+    return -1;
+}
+
+int factset_setf(struct factset *fs, const char *key, const char *evidence,
+                 const char *fmt, ...)
+{
+    char buf[SP_FACT_VALUE_MAX + 1];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof buf) {
+        errno = E2BIG;
+        return -1;
+    }
+    return factset_set(fs, key, buf, evidence);
+}
+
+int factset_vwarn(struct factset *fs, const char *fmt, va_list ap)
+{
+    if (fs->nwarnings >= SP_WARNINGS_MAX) {
+        fs->dropped_warnings++;
+        return 0;
+    }
+    char buf[SP_FACT_VALUE_MAX + 1];
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    if (n < 0)
+        return -1;
+    if (fs->nwarnings == fs->capwarnings) {
+        size_t ncap = fs->capwarnings ? fs->capwarnings * 2 : 16;
+        char **nw = realloc(fs->warnings, ncap * sizeof *nw);
+        if (nw == NULL)
+            return -1;
+        fs->warnings = nw;
+        fs->capwarnings = ncap;
+    }
+    size_t len = strlen(buf);
+    char *w = sp_utf8_sanitize(buf, len);
+    if (w == NULL)
+        return -1;
+    fs->warnings[fs->nwarnings++] = w;
+    return 0;
+}
+
+int factset_warn(struct factset *fs, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = factset_vwarn(fs, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int fact_is_volatile(const char *key)
+{
+    static const char *const volatile_keys[] = {
+        "host.hostname", "host.instance_id", "container.id",
+    };
+    for (size_t i = 0; i < sizeof volatile_keys / sizeof *volatile_keys; i++)
+        if (strcmp(key, volatile_keys[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int factset_stack_id(struct factset *fs, char out[72])
+{
+    factset_sort(fs);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    unsigned char md[32];
+    unsigned int mdlen = 0;
+    int ok = ctx != NULL && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1;
+    for (size_t i = 0; ok && i < fs->count; i++) {
+        const struct fact *f = &fs->facts[i];
+        if (fact_is_volatile(f->key))
+            continue;
+        ok = EVP_DigestUpdate(ctx, f->key, strlen(f->key)) == 1 &&
+             EVP_DigestUpdate(ctx, "=", 1) == 1 &&
+             EVP_DigestUpdate(ctx, f->value, strlen(f->value)) == 1 &&
+             EVP_DigestUpdate(ctx, "\n", 1) == 1;
+    }
+    ok = ok && EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32;
+    EVP_MD_CTX_free(ctx);
+    if (!ok)
+        return -1;
+    memcpy(out, "sha256:", 7);
+    for (unsigned i = 0; i < 32; i++)
+        snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+    return 0;
+}
+
+int fact_name_pep503(const char *name, char *out, size_t outsz)
+{
+    size_t w = 0;
+    int in_sep = 0;
+    if (name == NULL || name[0] == '\0')
+        return -1;
+    for (const char *p = name; *p; p++) {
+        char c = *p;
+        if (c == '-' || c == '_' || c == '.') {
+            in_sep = 1;
+            continue;
+        }
+        if (in_sep) {
+            if (w + 1 >= outsz)
+                return -1;
+            out[w++] = '-';
+        }
+        in_sep = 0;
+        if (w + 1 >= outsz)
+            return -1;
+        out[w++] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+    }
+    if (in_sep) {
+        if (w + 1 >= outsz)
+            return -1;
+        out[w++] = '-';
+    }
+    out[w] = '\0';
+    return 0;
+}

@@ -1,0 +1,95 @@
+/* manifest/facts.h: the fact set, the model every probe fills and every
+ * check reads (DESIGN.md "Manifest").
+ *
+ * A fact is a flat dotted key ("pip.torch") with a string value and an
+ * optional evidence string (the file or marker it came from).  Warnings are
+ * free text, "<key or probe>: <file>: <what>".  Keys are unique; setting a
+ * key again replaces its value and evidence.  Values and evidence are stored
+ * as valid UTF-8: any byte that is not part of a valid UTF-8 sequence is
+ * replaced by the four characters "\xNN" (lowercase hex), so nothing is
+ * dropped and the writers never see invalid text.
+ *
+ * Memory: the set owns copies of every string it is given; pointers returned
+ * by factset_get() stay valid until the key is set again or the set is freed.
+ * Functions returning int give 0 on success and -1 on allocation failure
+ * (errno ENOMEM) or, where stated, on a bound being crossed (errno E2BIG).
+ */
+#ifndef SP_FACTS_H
+#define SP_FACTS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define SP_FACT_KEY_MAX 256        /* bytes in a key, bound for readers */
+#define SP_FACT_VALUE_MAX 4096     /* bytes in a value or evidence string */
+#define SP_FACTS_MAX 200000        /* facts in one set */
+#define SP_WARNINGS_MAX 10000      /* warnings kept; later ones are counted */
+
+struct fact {
+    char *key;
+    char *value;
+    char *evidence;                /* NULL when none recorded */
+};
+
+struct factset {
+    struct fact *facts;            /* sorted bytewise by key after factset_sort() */
+    size_t count, cap;
+    char **warnings;               /* in the order recorded */
+    size_t nwarnings, capwarnings;
+    size_t dropped_warnings;       /* warnings past SP_WARNINGS_MAX */
+    int sorted;                    /* internal: 1 while facts are sorted */
+};
+
+void factset_init(struct factset *fs);
+void factset_free(struct factset *fs);
+
+/* factset_set: add or replace KEY.  VALUE must not be NULL (a missing fact is
+ * absent, never empty: an empty VALUE is refused with errno EINVAL).  A key
+ * longer than SP_FACT_KEY_MAX or a value longer than SP_FACT_VALUE_MAX is
+ * refused with E2BIG; probes turn that into a warning. */
+int factset_set(struct factset *fs, const char *key, const char *value,
+                const char *evidence);
+
+/* factset_setf: factset_set with a printf-formatted value. */
+int factset_setf(struct factset *fs, const char *key, const char *evidence,
+                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* factset_get: the value of KEY, or NULL when absent. */
+const char *factset_get(const struct factset *fs, const char *key);
+/* factset_find: the whole fact for KEY, or NULL. */
+const struct fact *factset_find(const struct factset *fs, const char *key);
+
+/* factset_remove: drop KEY if present; returns 1 if it was there. */
+int factset_remove(struct factset *fs, const char *key);
+
+/* factset_warn: record a warning (printf format). */
+int factset_warn(struct factset *fs, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int factset_vwarn(struct factset *fs, const char *fmt, va_list ap);
+
+/* factset_sort: sort facts bytewise by key (strcmp order, as DESIGN.md asks
+ * for deterministic output).  Idempotent. */
+void factset_sort(struct factset *fs);
+
+/* fact_is_volatile: 1 for keys left out of the stack id because they name
+ * one node rather than its stack: host.hostname, host.instance_id and
+ * container.id (stackprint-manifest(5), "VOLATILE KEYS"). */
+int fact_is_volatile(const char *key);
+
+/* factset_stack_id: "sha256:<64 hex>" into OUT (at least 72 bytes): the
+ * SHA-256 of the lines "key=value\n" of every non-volatile fact, sorted
+ * bytewise by key.  Sorts FS.  Returns 0, or -1 if OpenSSL fails. */
+int factset_stack_id(struct factset *fs, char out[72]);
+
+/* sp_utf8_sanitize: a malloc'd copy of the LEN bytes at S in which every
+ * byte that is not part of valid UTF-8 (RFC 3629: no overlongs, no
+ * surrogates, nothing above U+10FFFF) and every NUL is written "\xNN".
+ * Caller frees.  NULL on ENOMEM. */
+char *sp_utf8_sanitize(const char *s, size_t len);
+
+/* fact_name_pep503: normalise a Python distribution name as PEP 503 says:
+ * lowercase, runs of '-', '_' and '.' become one '-'.  Writes into OUT
+ * (OUTSZ bytes); returns 0, or -1 if it does not fit or NAME is empty. */
+int fact_name_pep503(const char *name, char *out, size_t outsz);
+
+#endif

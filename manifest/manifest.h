@@ -1,0 +1,66 @@
+/* manifest/manifest.h: the reproducibility manifest (stackprint-manifest(5)):
+ * a fact set plus its header, written as canonical YAML (libyaml's emitter)
+ * or JSON (jansson), and read back from either.
+ *
+ * Document shape, in this order:
+ *   schema, tool, created, subject, stack_id, facts{}, evidence{}, warnings[]
+ * Keys of facts and evidence are sorted bytewise; every scalar is a string,
+ * double-quoted in YAML.  The writers are deterministic: the same struct
+ * gives the same bytes.
+ *
+ * Memory: struct manifest owns all its strings; manifest_free() releases
+ * them.  Readers fill a manifest the caller then frees.
+ */
+#ifndef SP_MANIFEST_H
+#define SP_MANIFEST_H
+
+#include <stdio.h>
+
+#include "error.h"
+#include "facts.h"
+
+#define SP_MANIFEST_SCHEMA "stackprint/manifest/v1"
+#define SP_MANIFEST_MAX_BYTES (64u << 20)   /* largest manifest a reader takes */
+
+enum manifest_format { MANIFEST_YAML, MANIFEST_JSON };
+
+struct manifest {
+    char *tool;          /* "stackprint 0.1.0" */
+    char *created;       /* RFC 3339 UTC, "2026-11-29T08:00:00Z" */
+    char *subject;       /* "host:/", "root:/srv/copy", "image:app.tar" */
+    char stack_id[72];   /* "sha256:<hex>", computed by manifest_finish() */
+    struct factset facts;
+};
+
+void manifest_init(struct manifest *m);
+void manifest_free(struct manifest *m);
+
+/* manifest_finish: sort the facts and compute stack_id.  Call after the
+ * probes and before writing.  Returns 0 or -1 (OpenSSL failure). */
+int manifest_finish(struct manifest *m);
+
+/* manifest_render: the document as bytes in FORMAT, malloc'd into *OUT
+ * (length *LEN, NUL-terminated for convenience; caller frees).  Returns 0,
+ * or -1 with E set (exit SP_EXIT_INPUT never; allocation or emitter
+ * failure gives SP_EXIT_INPUT with the emitter's message). */
+int manifest_render(const struct manifest *m, enum manifest_format format,
+                    char **out, size_t *len, struct sp_error *e);
+
+/* manifest_parse: read a manifest from BUF (LEN bytes) in either format: a
+ * document whose first non-blank byte is '{' is JSON, anything else YAML.
+ * NAME is the file name used in error messages.  Strict: the schema must be
+ * SP_MANIFEST_SCHEMA, facts must map strings to strings, unknown top-level
+ * keys are errors.  Returns 0, or -1 with E set to SP_EXIT_INPUT and a
+ * message "NAME:LINE:COLUMN: what" where the parser gives a position. */
+int manifest_parse(const char *buf, size_t len, const char *name,
+                   struct manifest *m, struct sp_error *e);
+
+/* manifest_load: read PATH ("-" for stdin, at most SP_MANIFEST_MAX_BYTES)
+ * and parse it.  Errors as manifest_parse, plus "PATH: <strerror>". */
+int manifest_load(const char *path, struct manifest *m, struct sp_error *e);
+
+/* sp_read_stream: read all of FP into a malloc'd buffer (NUL-terminated),
+ * at most MAX bytes; -1 with errno EFBIG past it, or errno from fread. */
+int sp_read_stream(FILE *fp, size_t max, char **buf, size_t *len);
+
+#endif

@@ -1,0 +1,204 @@
+/* manifest/manifest_read.c: read a manifest (YAML or JSON) back into a
+ * struct manifest, strictly; see manifest.h.  Never reads the machine. */
+#include "manifest.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "node.h"
+
+int sp_read_stream(FILE *fp, size_t max, char **buf, size_t *len)
+{
+    size_t cap = 65536, n = 0;
+    char *b = malloc(cap + 1);
+    if (b == NULL)
+        return -1;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max + 1) {
+                free(b);
+                errno = EFBIG;
+                return -1;
+            }
+            cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+            char *nb = realloc(b, cap + 1);
+            if (nb == NULL) {
+                free(b);
+                errno = ENOMEM;
+                return -1;
+            }
+            b = nb;
+        }
+        size_t got = fread(b + n, 1, cap - n, fp);
+        n += got;
+        if (got == 0) {
+            if (ferror(fp)) {
+                int saved = errno ? errno : EIO;
+                free(b);
+                errno = saved;
+                return -1;
+            }
+            break;
+        }
+    }
+    if (n > max) {
+        free(b);
+        errno = EFBIG;
+        return -1;
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+static int where(const struct sp_node *n, const char *name, struct sp_error *e,
+                 const char *what, const char *key)
+{
+    if (n && n->line)
+        return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s%s%s", name, n->line,
+                       n->column, what, key ? " " : "", key ? key : "");
+    return sp_fail(e, SP_EXIT_INPUT, "%s: %s%s%s", name, what, key ? " " : "",
+                   key ? key : "");
+}
+
+static int string_field(const struct sp_node *doc, const char *key, char **out,
+                        const char *name, struct sp_error *e)
+{
+    const struct sp_node *n = sp_node_get(doc, key, NULL);
+    if (n == NULL)
+        return where(doc, name, e, "missing key", key);
+    if (n->kind != SP_NODE_SCALAR)
+        return where(n, name, e, "expected a string for", key);
+    if (out && (*out = strdup(n->value)) == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+    return 0;
+}
+
+int manifest_parse(const char *buf, size_t len, const char *name,
+                   struct manifest *m, struct sp_error *e)
+{
+    static const char *const known[] = {
+        "schema", "tool", "created", "subject", "stack_id", "facts", "evidence", "warnings",
+    };
+    struct sp_node *doc = sp_node_parse(buf, len, name, e);
+    char *schema = NULL, *stack_id = NULL;
+    int r = -1;
+
+    manifest_init(m);
+    if (doc == NULL)
+        return -1;
+    if (doc->kind != SP_NODE_MAP) {
+        where(doc, name, e, "a manifest must be a mapping", NULL);
+        goto out;
+    }
+    for (size_t i = 0; i < doc->count; i++) {
+        size_t k = 0;
+        while (k < sizeof known / sizeof *known && strcmp(known[k], doc->keys[i]) != 0)
+            k++;
+        if (k == sizeof known / sizeof *known) {
+            if (doc->key_lines[i])
+                sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: unknown key '%s'", name,
+                        doc->key_lines[i], doc->key_columns[i], doc->keys[i]);
+            else
+                sp_fail(e, SP_EXIT_INPUT, "%s: unknown key '%s'", name, doc->keys[i]);
+            goto out;
+        }
+    }
+    if (string_field(doc, "schema", &schema, name, e) != 0)
+        goto out;
+    if (strcmp(schema, SP_MANIFEST_SCHEMA) != 0) {
+        where(sp_node_get(doc, "schema", NULL), name, e, "unsupported schema", schema);
+        goto out;
+    }
+    if (string_field(doc, "tool", &m->tool, name, e) != 0 ||
+        string_field(doc, "created", &m->created, name, e) != 0 ||
+        string_field(doc, "subject", &m->subject, name, e) != 0 ||
+        string_field(doc, "stack_id", &stack_id, name, e) != 0)
+        goto out;
+    snprintf(m->stack_id, sizeof m->stack_id, "%s", stack_id);
+
+    const struct sp_node *facts = sp_node_get(doc, "facts", NULL);
+    if (facts == NULL || facts->kind != SP_NODE_MAP) {
+        where(facts ? facts : doc, name, e, facts ? "facts must be a mapping" : "missing key facts", NULL);
+        goto out;
+    }
+    for (size_t i = 0; i < facts->count; i++) {
+        const struct sp_node *v = facts->items[i];
+        if (v->kind != SP_NODE_SCALAR) {
+            where(v, name, e, "fact value must be a string:", facts->keys[i]);
+            goto out;
+        }
+        if (factset_set(&m->facts, facts->keys[i], v->value, NULL) != 0) {
+            where(v, name, e, errno == E2BIG ? "fact too long:" : "empty or invalid fact:",
+                  facts->keys[i]);
+            goto out;
+        }
+    }
+    factset_sort(&m->facts);
+    const struct sp_node *ev = sp_node_get(doc, "evidence", NULL);
+    if (ev != NULL) {
+        if (ev->kind != SP_NODE_MAP) {
+            where(ev, name, e, "evidence must be a mapping", NULL);
+            goto out;
+        }
+        for (size_t i = 0; i < ev->count; i++) {
+            const char *val = factset_get(&m->facts, ev->keys[i]);
+            if (ev->items[i]->kind != SP_NODE_SCALAR || val == NULL) {
+                where(ev->items[i], name, e, "evidence for no fact:", ev->keys[i]);
+                goto out;
+            }
+            char *copy = strdup(val);
+            int bad = copy == NULL ||
+                      factset_set(&m->facts, ev->keys[i], copy, ev->items[i]->value) != 0;
+            free(copy);
+            if (bad) {
+                where(ev->items[i], name, e, "bad evidence for", ev->keys[i]);
+                goto out;
+            }
+        }
+    }
+    const struct sp_node *w = sp_node_get(doc, "warnings", NULL);
+    if (w != NULL) {
+        if (w->kind != SP_NODE_SEQ) {
+            where(w, name, e, "warnings must be a list", NULL);
+            goto out;
+        }
+        for (size_t i = 0; i < w->count; i++) {
+            if (w->items[i]->kind != SP_NODE_SCALAR) {
+                where(w->items[i], name, e, "a warning must be a string", NULL);
+                goto out;
+            }
+            factset_warn(&m->facts, "%s", w->items[i]->value);
+        }
+    }
+    r = 0;
+out:
+    free(schema);
+    free(stack_id);
+    sp_node_free(doc);
+    if (r != 0)
+        manifest_free(m);
+    return r;
+}
+
+int manifest_load(const char *path, struct manifest *m, struct sp_error *e)
+{
+    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    char *buf;
+    size_t len;
+    manifest_init(m);
+    if (fp == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+    int r = sp_read_stream(fp, SP_MANIFEST_MAX_BYTES, &buf, &len);
+    int saved = errno;
+    if (fp != stdin)
+        fclose(fp);
+    if (r != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path,
+                       saved == EFBIG ? "larger than the manifest size limit" : strerror(saved));
+    r = manifest_parse(buf, len, strcmp(path, "-") == 0 ? "<stdin>" : path, m, e);
+    free(buf);
+    return r;
+}

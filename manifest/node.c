@@ -1,0 +1,386 @@
+/* manifest/node.c: strict YAML/JSON document trees; see node.h. */
+#include "node.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <yaml.h>
+
+void sp_node_free(struct sp_node *n)
+{
+    if (n == NULL)
+        return;
+    free(n->value);
+    for (size_t i = 0; i < n->count; i++) {
+        if (n->keys)
+            free(n->keys[i]);
+        sp_node_free(n->items[i]);
+    }
+    free(n->keys);
+    free(n->key_lines);
+    free(n->key_columns);
+    free(n->items);
+    free(n);
+}
+
+const struct sp_node *sp_node_get(const struct sp_node *n, const char *key,
+                                  size_t *index)
+{
+    if (n == NULL || n->kind != SP_NODE_MAP)
+        return NULL;
+    for (size_t i = 0; i < n->count; i++)
+        if (strcmp(n->keys[i], key) == 0) {
+            if (index)
+                *index = i;
+            return n->items[i];
+        }
+    return NULL;
+}
+
+static struct sp_node *node_new(enum sp_node_kind kind, size_t line, size_t col)
+{
+    struct sp_node *n = calloc(1, sizeof *n);
+    if (n) {
+        n->kind = kind;
+        n->line = line;
+        n->column = col;
+    }
+    return n;
+}
+
+/* Append ITEM (and KEY for maps) to N; takes ownership of both. */
+static int node_push(struct sp_node *n, char *key, size_t kl, size_t kc,
+                     struct sp_node *item)
+{
+    size_t c = n->count + 1;
+    struct sp_node **items = realloc(n->items, c * sizeof *items);
+    if (items == NULL)
+        return -1;
+    n->items = items;
+    if (n->kind == SP_NODE_MAP) {
+        char **keys = realloc(n->keys, c * sizeof *keys);
+        if (keys)
+            n->keys = keys;
+        size_t *kls = keys ? realloc(n->key_lines, c * sizeof *kls) : NULL;
+        if (kls)
+            n->key_lines = kls;
+        size_t *kcs = kls ? realloc(n->key_columns, c * sizeof *kcs) : NULL;
+        if (kcs)
+            n->key_columns = kcs;
+        if (kcs == NULL)
+            return -1;
+        n->keys[n->count] = key;
+        n->key_lines[n->count] = kl;
+        n->key_columns[n->count] = kc;
+    }
+    n->items[n->count++] = item;
+    return 0;
+}
+
+/* ---- YAML ---------------------------------------------------------- */
+
+struct yp {
+    yaml_parser_t parser;
+    const char *name;
+    struct sp_error *e;
+    size_t nodes;
+};
+
+static int yp_next(struct yp *p, yaml_event_t *ev)
+{
+    if (!yaml_parser_parse(&p->parser, ev)) {
+        const char *what = p->parser.problem ? p->parser.problem : "malformed yaml";
+        return sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: %s", p->name,
+                       p->parser.problem_mark.line + 1,
+                       p->parser.problem_mark.column + 1, what);
+    }
+    return 0;
+}
+
+static int core_tag(const yaml_char_t *tag)
+{
+    if (tag == NULL)
+        return 1;
+    static const char *const ok[] = {
+        YAML_STR_TAG, YAML_MAP_TAG, YAML_SEQ_TAG, "!",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        if (strcmp((const char *)tag, ok[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Build the node whose first event is EV (consumed).  NULL on error. */
+static struct sp_node *yp_node(struct yp *p, yaml_event_t *ev, int depth)
+{
+    size_t line = ev->start_mark.line + 1, col = ev->start_mark.column + 1;
+    struct sp_node *n = NULL;
+    yaml_event_t sub;
+
+    if (++p->nodes > SP_NODE_ITEMS_MAX) {
+        sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: more than %d nodes", p->name,
+                line, col, SP_NODE_ITEMS_MAX);
+        goto out;
+    }
+    switch (ev->type) {
+    case YAML_ALIAS_EVENT:
+        sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: aliases are not allowed", p->name, line, col);
+        goto out;
+    case YAML_SCALAR_EVENT:
+        if (ev->data.scalar.anchor) {
+            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: anchors are not allowed", p->name, line, col);
+            goto out;
+        }
+        if (!core_tag(ev->data.scalar.tag)) {
+            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: tag %s is not allowed", p->name,
+                    line, col, (const char *)ev->data.scalar.tag);
+            goto out;
+        }
+        n = node_new(SP_NODE_SCALAR, line, col);
+        if (n == NULL || (n->value = strndup((const char *)ev->data.scalar.value,
+                                             ev->data.scalar.length)) == NULL) {
+            sp_fail(p->e, SP_EXIT_INPUT, "%s: out of memory", p->name);
+            goto fail;
+        }
+        if (strlen(n->value) != ev->data.scalar.length) {
+            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: NUL byte in a scalar", p->name, line, col);
+            goto fail;
+        }
+        n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                    ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+        goto out;
+    case YAML_MAPPING_START_EVENT:
+    case YAML_SEQUENCE_START_EVENT: {
+        int is_map = ev->type == YAML_MAPPING_START_EVENT;
+        const yaml_char_t *anchor = is_map ? ev->data.mapping_start.anchor
+                                           : ev->data.sequence_start.anchor;
+        const yaml_char_t *tag = is_map ? ev->data.mapping_start.tag
+                                        : ev->data.sequence_start.tag;
+        if (anchor) {
+            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: anchors are not allowed", p->name, line, col);
+            goto out;
+        }
+        if (!core_tag(tag)) {
+            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: tag %s is not allowed", p->name,
+                    line, col, (const char *)tag);
+            goto out;
+        }
+        if (depth >= SP_NODE_DEPTH_MAX) {
+            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: nesting deeper than %d", p->name,
+                    line, col, SP_NODE_DEPTH_MAX);
+            goto out;
+        }
+        n = node_new(is_map ? SP_NODE_MAP : SP_NODE_SEQ, line, col);
+        if (n == NULL) {
+            sp_fail(p->e, SP_EXIT_INPUT, "%s: out of memory", p->name);
+            goto out;
+        }
+        for (;;) {
+            if (yp_next(p, &sub) != 0)
+                goto fail;
+            if (sub.type == YAML_MAPPING_END_EVENT || sub.type == YAML_SEQUENCE_END_EVENT) {
+                yaml_event_delete(&sub);
+                break;
+            }
+            char *key = NULL;
+            size_t kl = 0, kc = 0;
+            if (is_map) {
+                kl = sub.start_mark.line + 1;
+                kc = sub.start_mark.column + 1;
+                struct sp_node *k = yp_node(p, &sub, depth + 1);
+                if (k == NULL)
+                    goto fail;
+                if (k->kind != SP_NODE_SCALAR) {
+                    sp_node_free(k);
+                    sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: a mapping key must be a scalar",
+                            p->name, kl, kc);
+                    goto fail;
+                }
+                if (sp_node_get(n, k->value, NULL) != NULL) {
+                    sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: duplicate key '%s'",
+                            p->name, kl, kc, k->value);
+                    sp_node_free(k);
+                    goto fail;
+                }
+                key = k->value;
+                k->value = NULL;
+                sp_node_free(k);
+                if (yp_next(p, &sub) != 0) {
+                    free(key);
+                    goto fail;
+                }
+            }
+            struct sp_node *item = yp_node(p, &sub, depth + 1);
+            if (item == NULL) {
+                free(key);
+                goto fail;
+            }
+            if (node_push(n, key, kl, kc, item) != 0) {
+                free(key);
+                sp_node_free(item);
+                sp_fail(p->e, SP_EXIT_INPUT, "%s: out of memory", p->name);
+                goto fail;
+            }
+        }
+        goto out;
+    }
+    default:
+        sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: unexpected yaml event", p->name, line, col);
+        goto out;
+    }
+fail:
+    sp_node_free(n);
+    n = NULL;
+out:
+    yaml_event_delete(ev);
+    return n;
+}
+
+static struct sp_node *parse_yaml(const char *buf, size_t len, const char *name,
+                                  struct sp_error *e)
+{
+    struct yp p = { .name = name, .e = e };
+    struct sp_node *root = NULL;
+    yaml_event_t ev;
+    if (!yaml_parser_initialize(&p.parser)) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+        return NULL;
+    }
+    yaml_parser_set_input_string(&p.parser, (const unsigned char *)buf, len);
+    if (yp_next(&p, &ev) != 0)
+        goto done;
+    yaml_event_delete(&ev);                      /* STREAM-START */
+    if (yp_next(&p, &ev) != 0)
+        goto done;
+    if (ev.type != YAML_DOCUMENT_START_EVENT) {
+        yaml_event_delete(&ev);
+        sp_fail(e, SP_EXIT_INPUT, "%s:1:1: empty document", name);
+        goto done;
+    }
+    yaml_event_delete(&ev);
+    if (yp_next(&p, &ev) != 0)
+        goto done;
+    root = yp_node(&p, &ev, 0);
+    if (root == NULL)
+        goto done;
+    if (yp_next(&p, &ev) != 0)                   /* DOCUMENT-END */
+        goto bad;
+    yaml_event_delete(&ev);
+    if (yp_next(&p, &ev) != 0)
+        goto bad;
+    if (ev.type != YAML_STREAM_END_EVENT) {
+        size_t l = ev.start_mark.line + 1, c = ev.start_mark.column + 1;
+        yaml_event_delete(&ev);
+        sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: more than one document", name, l, c);
+        goto bad;
+    }
+    yaml_event_delete(&ev);
+    goto done;
+bad:
+    sp_node_free(root);
+    root = NULL;
+done:
+    yaml_parser_delete(&p.parser);
+    return root;
+}
+
+/* ---- JSON ---------------------------------------------------------- */
+
+static struct sp_node *from_json(json_t *j, int depth, const char *name,
+                                 struct sp_error *e)
+{
+    struct sp_node *n = NULL;
+    if (depth > SP_NODE_DEPTH_MAX) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: nesting deeper than %d", name, SP_NODE_DEPTH_MAX);
+        return NULL;
+    }
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: {
+        n = node_new(SP_NODE_MAP, 0, 0);
+        const char *k;
+        json_t *v;
+        if (n == NULL)
+            goto nomem;
+        json_object_foreach(j, k, v) {
+            struct sp_node *item = from_json(v, depth + 1, name, e);
+            char *key = item ? strdup(k) : NULL;
+            if (item == NULL || key == NULL || node_push(n, key, 0, 0, item) != 0) {
+                if (item && !key)
+                    sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+                sp_node_free(item);
+                free(key);
+                sp_node_free(n);
+                return NULL;
+            }
+        }
+        return n;
+    }
+    case JSON_ARRAY: {
+        n = node_new(SP_NODE_SEQ, 0, 0);
+        size_t i;
+        json_t *v;
+        if (n == NULL)
+            goto nomem;
+        json_array_foreach(j, i, v) {
+            struct sp_node *item = from_json(v, depth + 1, name, e);
+            if (item == NULL || node_push(n, NULL, 0, 0, item) != 0) {
+                sp_node_free(item);
+                sp_node_free(n);
+                return NULL;
+            }
+        }
+        return n;
+    }
+    case JSON_STRING:
+        n = node_new(SP_NODE_SCALAR, 0, 0);
+        if (n == NULL || (n->value = strndup(json_string_value(j), json_string_length(j))) == NULL)
+            goto nomem;
+        if (strlen(n->value) != json_string_length(j)) {
+            sp_node_free(n);
+            sp_fail(e, SP_EXIT_INPUT, "%s: NUL byte in a string", name);
+            return NULL;
+        }
+        n->quoted = 1;
+        return n;
+    default: {
+        char *text = json_dumps(j, JSON_ENCODE_ANY);
+        n = node_new(SP_NODE_SCALAR, 0, 0);
+        if (n == NULL || text == NULL) {
+            free(text);
+            goto nomem;
+        }
+        n->value = text;
+        return n;
+    }
+    }
+nomem:
+    sp_node_free(n);
+    sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+    return NULL;
+}
+
+static struct sp_node *parse_json(const char *buf, size_t len, const char *name,
+                                  struct sp_error *e)
+{
+    json_error_t je;
+    json_t *j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    if (j == NULL) {
+        sp_fail(e, SP_EXIT_INPUT, "%s:%d:%d: %s", name, je.line, je.column, je.text);
+        return NULL;
+    }
+    struct sp_node *n = from_json(j, 0, name, e);
+    json_decref(j);
+    return n;
+}
+
+struct sp_node *sp_node_parse(const char *buf, size_t len, const char *name,
+                              struct sp_error *e)
+{
+    size_t i = 0;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+        i++;
+    if (i < len && (buf[i] == '{' || buf[i] == '['))
+        return parse_json(buf, len, name, e);
+    return parse_yaml(buf, len, name, e);
+}
