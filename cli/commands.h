@@ -10,6 +10,10 @@
 /* Each subcommand: argv[0] is the subcommand's name; returns an exit status
  * of enum sp_exit. */
 int cmd_probe(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
+int cmd_sign(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 /* sp_error_print: "stackprint: <msg>" on stderr; returns e->exit_code. */
 int sp_error_print(const struct sp_error *e);

@@ -15,6 +15,10 @@ struct command {
 
 static const struct command commands[] = {
     { "probe", cmd_probe, "fingerprint a host, a copied root or an image; write the manifest" },
+    { "check", cmd_check, "check a manifest against policies; show the difference" },
+    { "keygen", cmd_keygen, "make a signing key pair" },
+    { "sign", cmd_sign, "sign a manifest into a DSSE envelope" },
+    { "verify", cmd_verify, "verify a manifest's DSSE envelope" },
     { NULL, NULL, NULL },
 };
 
