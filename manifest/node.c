@@ -291,7 +291,7 @@ static struct sp_node *from_json(json_t *j, int depth, const char *name,
                                  struct sp_error *e)
 {
     struct sp_node *n = NULL;
-    if (depth > SP_NODE_DEPTH_MAX) {
+    if ((json_is_object(j) || json_is_array(j)) && depth >= SP_NODE_DEPTH_MAX) {
         sp_fail(e, SP_EXIT_INPUT, "%s: nesting deeper than %d", name, SP_NODE_DEPTH_MAX);
         return NULL;
     }
