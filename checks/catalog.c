@@ -1,0 +1,238 @@
+/* checks/catalog.c: loading the Neuron release catalog and matching
+ * versions against it; see catalog.h.  Reads only the catalog file. */
+#include "catalog.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "manifest/facts.h"
+#include "manifest/manifest.h"
+
+int catalog_is_document(const struct sp_node *doc)
+{
+    return sp_node_get(doc, "catalog", NULL) != NULL;
+}
+
+static void free_strings(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void catalog_free(struct catalog *c)
+{
+    for (size_t r = 0; r < c->nreleases; r++) {
+        struct catalog_release *rel = &c->releases[r];
+        for (size_t p = 0; p < rel->npackages; p++) {
+            struct catalog_package *pk = &rel->packages[p];
+            free(pk->name);
+            free(pk->pep503);
+            free(pk->version);
+            free_strings(pk->instances, pk->ninstances);
+            free_strings(pk->pythons, pk->npythons);
+        }
+        free(rel->packages);
+        free(rel->release);
+    }
+    free(c->releases);
+    free(c->source);
+    memset(c, 0, sizeof *c);
+}
+
+static int bad(const struct sp_node *n, const char *name, struct sp_error *e,
+               const char *what)
+{
+    return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s", name, n->line, n->column, what);
+}
+
+static int check_keys(const struct sp_node *map, const char *const *known,
+                      const char *name, struct sp_error *e)
+{
+    for (size_t i = 0; i < map->count; i++) {
+        size_t k = 0;
+        while (known[k] && strcmp(known[k], map->keys[i]) != 0)
+            k++;
+        if (known[k] == NULL)
+            return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: unknown key '%s'", name,
+                           map->key_lines[i], map->key_columns[i], map->keys[i]);
+    }
+    return 0;
+}
+
+static int scalar(const struct sp_node *map, const char *key, char **out,
+                  const char *name, struct sp_error *e)
+{
+    const struct sp_node *n = sp_node_get(map, key, NULL);
+    if (n == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: missing key '%s'", name,
+                       map->line, map->column, key);
+    if (n->kind != SP_NODE_SCALAR || n->value[0] == '\0')
+        return bad(n, name, e, "expected a non-empty string");
+    *out = strdup(n->value);
+    return *out ? 0 : sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+}
+
+static int string_list(const struct sp_node *map, const char *key, char ***out,
+                       size_t *count, const char *name, struct sp_error *e)
+{
+    const struct sp_node *n = sp_node_get(map, key, NULL);
+    *out = NULL;
+    *count = 0;
+    if (n == NULL)
+        return 0;
+    if (n->kind != SP_NODE_SEQ)
+        return bad(n, name, e, "expected a list of strings");
+    if (n->count == 0)
+        return 0;
+    char **v = calloc(n->count, sizeof *v);
+    if (v == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+    for (size_t i = 0; i < n->count; i++) {
+        if (n->items[i]->kind != SP_NODE_SCALAR) {
+            free_strings(v, i);
+            return bad(n->items[i], name, e, "expected a string");
+        }
+        if ((v[i] = strdup(n->items[i]->value)) == NULL) {
+            free_strings(v, i);
+            return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+        }
+    }
+    *out = v;
+    *count = n->count;
+    return 0;
+}
+
+int catalog_from_node(const struct sp_node *doc, const char *name,
+                      struct catalog *c, struct sp_error *e)
+{
+    static const char *const top_keys[] = { "catalog", "source", "releases", NULL };
+    static const char *const rel_keys[] = { "release", "packages", NULL };
+    static const char *const pkg_keys[] = { "name", "version", "instances", "python", NULL };
+    memset(c, 0, sizeof *c);
+    if (doc->kind != SP_NODE_MAP)
+        return bad(doc, name, e, "a catalog must be a mapping");
+    if (check_keys(doc, top_keys, name, e) != 0 ||
+        scalar(doc, "source", &c->source, name, e) != 0)
+        goto fail;
+    const struct sp_node *rels = sp_node_get(doc, "releases", NULL);
+    if (rels == NULL || rels->kind != SP_NODE_SEQ || rels->count == 0) {
+        bad(rels ? rels : doc, name, e, "releases must be a non-empty list");
+        goto fail;
+    }
+    c->releases = calloc(rels->count, sizeof *c->releases);
+    if (c->releases == NULL)
+        goto nomem;
+    for (size_t r = 0; r < rels->count; r++) {
+        const struct sp_node *rn = rels->items[r];
+        struct catalog_release *rel = &c->releases[r];
+        c->nreleases++;
+        if (rn->kind != SP_NODE_MAP) {
+            bad(rn, name, e, "a release must be a mapping");
+            goto fail;
+        }
+        if (check_keys(rn, rel_keys, name, e) != 0 ||
+            scalar(rn, "release", &rel->release, name, e) != 0)
+            goto fail;
+        const struct sp_node *pkgs = sp_node_get(rn, "packages", NULL);
+        if (pkgs == NULL || pkgs->kind != SP_NODE_SEQ) {
+            bad(pkgs ? pkgs : rn, name, e, "packages must be a list");
+            goto fail;
+        }
+        rel->packages = calloc(pkgs->count ? pkgs->count : 1, sizeof *rel->packages);
+        if (rel->packages == NULL)
+            goto nomem;
+        for (size_t p = 0; p < pkgs->count; p++) {
+            const struct sp_node *pn = pkgs->items[p];
+            struct catalog_package *pk = &rel->packages[p];
+            char norm[SP_FACT_KEY_MAX];
+            rel->npackages++;
+            if (pn->kind != SP_NODE_MAP) {
+                bad(pn, name, e, "a package must be a mapping");
+                goto fail;
+            }
+            if (check_keys(pn, pkg_keys, name, e) != 0 ||
+                scalar(pn, "name", &pk->name, name, e) != 0 ||
+                scalar(pn, "version", &pk->version, name, e) != 0 ||
+                string_list(pn, "instances", &pk->instances, &pk->ninstances, name, e) != 0 ||
+                string_list(pn, "python", &pk->pythons, &pk->npythons, name, e) != 0)
+                goto fail;
+            if (fact_name_pep503(pk->name, norm, sizeof norm) != 0) {
+                bad(pn, name, e, "package name too long");
+                goto fail;
+            }
+            if ((pk->pep503 = strdup(norm)) == NULL)
+                goto nomem;
+        }
+    }
+    return 0;
+nomem:
+    sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+fail:
+    catalog_free(c);
+    return -1;
+}
+
+int catalog_load(const char *path, struct catalog *c, struct sp_error *e)
+{
+    FILE *fp = fopen(path, "rb");
+    char *buf;
+    size_t len;
+    memset(c, 0, sizeof *c);
+    if (fp == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+    int r = sp_read_stream(fp, SP_CATALOG_MAX_BYTES, &buf, &len);
+    int saved = errno;
+    fclose(fp);
+    if (r != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path,
+                       saved == EFBIG ? "larger than the catalog size limit" : strerror(saved));
+    struct sp_node *doc = sp_node_parse(buf, len, path, e);
+    free(buf);
+    if (doc == NULL)
+        return -1;
+    r = catalog_from_node(doc, path, c, e);
+    sp_node_free(doc);
+    return r;
+}
+
+/* Length of S up to (not including) a PEP 440 local label. */
+static size_t public_len(const char *s)
+{
+    return strcspn(s, "+");
+}
+
+int catalog_version_matches(const char *listed, const char *found, char scheme)
+{
+    size_t ll = strlen(listed), fl = strlen(found);
+    const char *f = found;
+    if (scheme == 'p') {
+        ll = public_len(listed);
+        fl = public_len(found);
+    } else if (scheme == 'd') {
+        const char *colon = strchr(f, ':');
+        if (colon)
+            f = colon + 1;
+        const char *dash = strrchr(f, '-');
+        fl = dash ? (size_t)(dash - f) : strlen(f);
+    }
+    /* component-wise, "x" in LISTED matching any one component */
+    size_t i = 0, j = 0;
+    while (i < ll && j < fl) {
+        size_t a = i, b = j;
+        while (a < ll && listed[a] != '.')
+            a++;
+        while (b < fl && f[b] != '.')
+            b++;
+        int wild = a - i == 1 && listed[i] == 'x';
+        if (!wild && (a - i != b - j || strncmp(listed + i, f + j, a - i) != 0))
+            return 0;
+        i = a + (a < ll);
+        j = b + (b < fl);
+        if ((a < ll) != (b < fl))
+            return 0;
+    }
+    return i >= ll && j >= fl;
+}

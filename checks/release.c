@@ -1,0 +1,387 @@
+/* checks/release.c: Neuron SDK release inference; see release.h.  Pure: reads
+ * only the catalog and the fact set it is given. */
+#include "release.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct component {
+    const char *key;        /* the fact key: "pip.neuronx-cc" */
+    const char *name;       /* the package name to look up */
+    const char *version;
+    char scheme;            /* 'p', 'd' or 'n': see catalog_version_matches */
+    unsigned char *in;      /* in[r]: release r shipped this version */
+    size_t count;           /* how many releases did */
+};
+
+/* Does package PK of the catalog name the component? */
+static int same_name(const struct catalog_package *pk, const struct component *c)
+{
+    return strcmp(c->scheme == 'p' ? pk->pep503 : pk->name, c->name) == 0;
+}
+
+static int catalog_has_name(const struct catalog *cat, const char *name, char scheme)
+{
+    for (size_t r = 0; r < cat->nreleases; r++)
+        for (size_t p = 0; p < cat->releases[r].npackages; p++) {
+            const struct catalog_package *pk = &cat->releases[r].packages[p];
+            if (strcmp(scheme == 'p' ? pk->pep503 : pk->name, name) == 0)
+                return 1;
+        }
+    return 0;
+}
+
+static void locate(const struct catalog *cat, struct component *c)
+{
+    for (size_t r = 0; r < cat->nreleases; r++) {
+        const struct catalog_release *rel = &cat->releases[r];
+        for (size_t p = 0; p < rel->npackages; p++)
+            if (same_name(&rel->packages[p], c) &&
+                catalog_version_matches(rel->packages[p].version, c->version, c->scheme)) {
+                c->in[r] = 1;
+                c->count++;
+                break;
+            }
+    }
+}
+
+/* A growing comma-separated list in a fixed buffer (values are bounded by
+ * SP_FACT_VALUE_MAX anyway). */
+struct list {
+    char buf[SP_FACT_VALUE_MAX + 1];
+    size_t len;
+};
+
+static void list_add(struct list *l, const char *s)
+{
+    int n = snprintf(l->buf + l->len, sizeof l->buf - l->len, "%s%s", l->len ? "," : "", s);
+    if (n > 0 && (size_t)n < sizeof l->buf - l->len)
+        l->len += (size_t)n;
+}
+
+/* Releases where IN is set, oldest first. */
+static void releases_of(const struct catalog *cat, const unsigned char *in, struct list *l)
+{
+    l->len = 0;
+    l->buf[0] = '\0';
+    for (size_t r = cat->nreleases; r-- > 0;)
+        if (in[r])
+            list_add(l, cat->releases[r].release);
+}
+
+/* Length of the leading "X.Y" of a release name. */
+static size_t line_len(const char *rel)
+{
+    const char *dot = strchr(rel, '.');
+    if (dot == NULL)
+        return strlen(rel);
+    const char *dot2 = strchr(dot + 1, '.');
+    return dot2 ? (size_t)(dot2 - rel) : strlen(rel);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Compare two lists of dotted numbers ("3.9" < "3.10"), for sorting. */
+static int cmp_dotted(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    while (*x || *y) {
+        char *ex, *ey;
+        unsigned long nx = strtoul(x, &ex, 10), ny = strtoul(y, &ey, 10);
+        if (nx != ny)
+            return nx < ny ? -1 : 1;
+        if (ex == x || ey == y)
+            return strcmp(x, y);
+        x = *ex == '.' ? ex + 1 : ex;
+        y = *ey == '.' ? ey + 1 : ey;
+        if (!*x || !*y)
+            return (*x != 0) - (*y != 0);
+    }
+    return 0;
+}
+
+/* What the components found agree on: for each component (pip ones only
+ * when PYTHON), the union of its package's python or instance names over
+ * the selected releases SEL; then the intersection over components, sorted.
+ * Empty when no component qualifies. */
+static void release_attrs(const struct catalog *cat, const unsigned char *sel,
+                          const struct component *comp, size_t ncomp, int python,
+                          struct list *out)
+{
+    enum { NAMES_MAX = 64 };
+    const char *common[NAMES_MAX];
+    size_t ncommon = 0;
+    int first = 1;
+    for (size_t i = 0; i < ncomp; i++) {
+        if (comp[i].count == 0 || (python && comp[i].scheme != 'p'))
+            continue;
+        const char *mine[NAMES_MAX];
+        size_t nmine = 0;
+        for (size_t r = 0; r < cat->nreleases; r++) {
+            if (!sel[r] || !comp[i].in[r])
+                continue;
+            const struct catalog_release *rel = &cat->releases[r];
+            for (size_t p = 0; p < rel->npackages; p++) {
+                const struct catalog_package *pk = &rel->packages[p];
+                if (!same_name(pk, &comp[i]) ||
+                    !catalog_version_matches(pk->version, comp[i].version, comp[i].scheme))
+                    continue;
+                char **v = python ? pk->pythons : pk->instances;
+                size_t vn = python ? pk->npythons : pk->ninstances;
+                for (size_t k = 0; k < vn; k++) {
+                    size_t j = 0;
+                    while (j < nmine && strcmp(mine[j], v[k]) != 0)
+                        j++;
+                    if (j == nmine && nmine < NAMES_MAX)
+                        mine[nmine++] = v[k];
+                }
+            }
+        }
+        if (nmine == 0)
+            continue;           /* the table lists none for it: no constraint */
+        if (first) {
+            memcpy(common, mine, nmine * sizeof *mine);
+            ncommon = nmine;
+            first = 0;
+            continue;
+        }
+        size_t w = 0;
+        for (size_t j = 0; j < ncommon; j++) {
+            size_t k = 0;
+            while (k < nmine && strcmp(mine[k], common[j]) != 0)
+                k++;
+            if (k < nmine)
+                common[w++] = common[j];
+        }
+        ncommon = w;
+    }
+    qsort(common, ncommon, sizeof *common, python ? cmp_dotted : cmp_str);
+    out->len = 0;
+    out->buf[0] = '\0';
+    for (size_t i = 0; i < ncommon; i++)
+        list_add(out, common[i]);
+    if (!first && ncommon == 0)
+        list_add(out, "none");
+}
+
+static int set(struct factset *fs, const char *key, const char *value, const char *evidence,
+               struct sp_error *e)
+{
+    if (value[0] == '\0')
+        return 0;
+    if (factset_set(fs, key, value, evidence) != 0 && errno == ENOMEM)
+        return sp_fail(e, SP_EXIT_INPUT, "release inference: out of memory");
+    return 0;
+}
+
+int release_infer(const struct catalog *cat, struct factset *facts, struct sp_error *e)
+{
+    struct component *comp = NULL, driver = { 0 };
+    size_t ncomp = 0, nr = cat->nreleases;
+    unsigned char *all = NULL, *driver_in = NULL;
+    struct list *l = malloc(sizeof *l), *l2 = malloc(sizeof *l2);
+    char key[SP_FACT_KEY_MAX + 64];
+    int rc = -1;
+
+    if (l == NULL || l2 == NULL || nr == 0)
+        goto nomem_or_empty;
+    comp = calloc(facts->count + 2, sizeof *comp);
+    all = calloc(nr, 1);
+    driver_in = calloc(nr, 1);
+    if (comp == NULL || all == NULL || driver_in == NULL)
+        goto nomem;
+
+    /* the components, in key order (facts are sorted) */
+    factset_sort(facts);
+    int have_runtime_pkg = 0, have_coll_pkg = 0;
+    for (size_t i = 0; i < facts->count; i++) {
+        const char *k = facts->facts[i].key;
+        struct component c = { .key = k, .version = facts->facts[i].value };
+        if (strncmp(k, "deb.", 4) == 0 || strncmp(k, "rpm.", 4) == 0) {
+            c.name = k + 4;
+            c.scheme = 'd';
+        } else if (strncmp(k, "pip.", 4) == 0) {
+            c.name = k + 4;
+            c.scheme = 'p';
+        } else {
+            continue;
+        }
+        if (!catalog_has_name(cat, c.name, c.scheme))
+            continue;
+        have_runtime_pkg |= strcmp(c.name, "aws-neuronx-runtime-lib") == 0;
+        have_coll_pkg |= strcmp(c.name, "aws-neuronx-collectives") == 0;
+        comp[ncomp++] = c;
+    }
+    const char *rt = factset_get(facts, "neuron.runtime.version");
+    const char *co = factset_get(facts, "neuron.collectives.version");
+    if (rt && !have_runtime_pkg)
+        comp[ncomp++] = (struct component){ "neuron.runtime.version", "aws-neuronx-runtime-lib", rt, 'n', NULL, 0 };
+    if (co && !have_coll_pkg)
+        comp[ncomp++] = (struct component){ "neuron.collectives.version", "aws-neuronx-collectives", co, 'n', NULL, 0 };
+
+    /* the driver: the loaded module, else the installed dkms package */
+    const char *drv = factset_get(facts, "neuron.driver.version");
+    driver = (struct component){ "neuron.driver.version", "aws-neuronx-dkms", drv, 'n', driver_in, 0 };
+    if (drv == NULL) {
+        driver.key = "deb.aws-neuronx-dkms";
+        driver.version = factset_get(facts, driver.key);
+        driver.scheme = 'd';
+        if (driver.version == NULL) {
+            driver.key = "rpm.aws-neuronx-dkms";
+            driver.version = factset_get(facts, driver.key);
+        }
+    }
+
+    if (ncomp == 0 && driver.version == NULL) {
+        rc = 0;                      /* no Neuron component: nothing to say */
+        goto out;
+    }
+    for (size_t i = 0; i < ncomp; i++) {
+        if ((comp[i].in = calloc(nr, 1)) == NULL)
+            goto nomem;
+        locate(cat, &comp[i]);
+    }
+    if (driver.version) {
+        locate(cat, &driver);
+        releases_of(cat, driver_in, l);
+        if (set(facts, "neuron.sdk.driver_release", l->len ? l->buf : "unknown",
+                driver.key, e) != 0)
+            goto out;
+    }
+
+    /* consensus over every catalogued component except the driver's package */
+    memset(all, 1, nr);
+    size_t used = 0;
+    struct list *unc = l2;
+    unc->len = 0;
+    unc->buf[0] = '\0';
+    for (size_t i = 0; i < ncomp; i++) {
+        releases_of(cat, comp[i].in, l);
+        snprintf(key, sizeof key, "neuron.sdk.release_of.%s", comp[i].key);
+        if (set(facts, key, l->len ? l->buf : "none", comp[i].version, e) != 0)
+            goto out;
+        if (strcmp(comp[i].name, "aws-neuronx-dkms") == 0)
+            continue;
+        if (comp[i].count == 0) {
+            list_add(unc, comp[i].key);
+            continue;
+        }
+        used++;
+        for (size_t r = 0; r < nr; r++)
+            all[r] &= comp[i].in[r];
+    }
+    if (set(facts, "neuron.sdk.uncatalogued", unc->buf, NULL, e) != 0)
+        goto out;
+
+    size_t ncons = 0;
+    for (size_t r = 0; r < nr; r++)
+        ncons += all[r] && used;
+    const char *release = "unknown";
+    char line[64] = "";
+    if (used > 0 && ncons == 0) {
+        /* mixed: the release holding most components, newest on a tie */
+        size_t best = 0, best_n = 0;
+        for (size_t r = 0; r < nr; r++) {
+            size_t n = 0;
+            for (size_t i = 0; i < ncomp; i++)
+                n += comp[i].in[r] && strcmp(comp[i].name, "aws-neuronx-dkms") != 0;
+            if (n > best_n) {
+                best_n = n;
+                best = r;
+            }
+        }
+        release = "mixed";
+        l->len = 0;
+        l->buf[0] = '\0';
+        for (size_t i = 0; i < ncomp; i++)
+            if (comp[i].count > 0 && !comp[i].in[best] &&
+                strcmp(comp[i].name, "aws-neuronx-dkms") != 0)
+                list_add(l, comp[i].key);
+        if (set(facts, "neuron.sdk.nearest", cat->releases[best].release, NULL, e) != 0 ||
+            set(facts, "neuron.sdk.odd", l->buf, NULL, e) != 0)
+            goto out;
+        memset(all, 0, nr);
+        all[best] = 1;
+    } else if (ncons > 0) {
+        releases_of(cat, all, l);
+        if (set(facts, "neuron.sdk.candidates", l->buf, NULL, e) != 0)
+            goto out;
+        /* one release, or the X.Y line all candidates share */
+        const char *first = NULL;
+        int same_line = 1;
+        for (size_t r = 0; r < nr; r++) {
+            if (!all[r])
+                continue;
+            const char *rel = cat->releases[r].release;
+            if (first == NULL)
+                first = rel;
+            else if (line_len(rel) != line_len(first) || strncmp(rel, first, line_len(first)) != 0)
+                same_line = 0;
+        }
+        if (ncons == 1)
+            release = first;
+        else if (same_line && line_len(first) < sizeof line) {
+            memcpy(line, first, line_len(first));
+            line[line_len(first)] = '\0';
+            release = line;
+        }
+    }
+    if (set(facts, "neuron.sdk.release", release, "release catalog", e) != 0)
+        goto out;
+
+    /* compiler and runtime releases, for "compiler not newer than runtime" */
+    for (size_t i = 0; i < ncomp; i++) {
+        int is_cc = strcmp(comp[i].name, "neuronx-cc") == 0;
+        int is_rt = strcmp(comp[i].name, "aws-neuronx-runtime-lib") == 0;
+        if ((!is_cc && !is_rt) || comp[i].count == 0)
+            continue;
+        size_t r = 0;
+        if (is_cc) {             /* oldest: the last index set */
+            for (size_t k = 0; k < nr; k++)
+                if (comp[i].in[k])
+                    r = k;
+        } else {                 /* newest: the first index set */
+            while (!comp[i].in[r])
+                r++;
+        }
+        if (set(facts, is_cc ? "neuron.sdk.compiler_release" : "neuron.sdk.runtime_release",
+                cat->releases[r].release, comp[i].key, e) != 0)
+            goto out;
+    }
+
+    /* the release's Python window and instance families */
+    int anysel = 0;
+    for (size_t r = 0; r < nr; r++)
+        anysel |= all[r] && (used > 0);
+    if (anysel) {
+        release_attrs(cat, all, comp, ncomp, 1, l);
+        if (set(facts, "neuron.sdk.python", l->buf, "release catalog", e) != 0)
+            goto out;
+        release_attrs(cat, all, comp, ncomp, 0, l);
+        if (set(facts, "neuron.sdk.instances", l->buf, "release catalog", e) != 0)
+            goto out;
+    }
+    rc = 0;
+    goto out;
+nomem_or_empty:
+    if (l && l2 && nr == 0) {
+        rc = 0;
+        goto out;
+    }
+nomem:
+    sp_fail(e, SP_EXIT_INPUT, "release inference: out of memory");
+out:
+    for (size_t i = 0; comp && i < ncomp; i++)
+        free(comp[i].in);
+    free(comp);
+    free(all);
+    free(driver_in);
+    free(l);
+    free(l2);
+    return rc;
+}

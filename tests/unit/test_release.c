@@ -1,0 +1,186 @@
+/* tests/unit/test_release.c: Neuron SDK release inference against the
+ * shipped catalog.  Expected releases come from the SDK's own table
+ * (policies/neuron/n2-manifest.json, read with Python's json: e.g.
+ * aws-neuronx-runtime-lib 2.19.5.0 is listed by 2.16.0 and 2.16.1 only) and
+ * from the cases of issue 6. */
+#include "testlib.h"
+
+#include "checks/catalog.h"
+#include "checks/release.h"
+
+static struct catalog cat;
+
+static int setup(void **state)
+{
+    struct sp_error e = { 0 };
+    if (catalog_load("policies/neuron/catalog.yaml", &cat, &e) != 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    catalog_free(&cat);
+    return 0;
+}
+
+static void infer(struct factset *fs, const char *const *kv)
+{
+    struct sp_error e = { 0 };
+    factset_init(fs);
+    for (; *kv; kv += 2)
+        assert_int_equal(factset_set(fs, kv[0], kv[1], NULL), 0);
+    assert_int_equal(release_infer(&cat, fs, &e), 0);
+}
+
+static void version_matching(void **state)
+{
+    assert_true(catalog_version_matches("2.12.54.0", "2.12.54.0+f631c2365", 'p'));
+    assert_true(catalog_version_matches("1.13.1+torchneurond", "1.13.1", 'p'));
+    assert_false(catalog_version_matches("2.12.54.0", "2.12.54", 'p'));
+    assert_true(catalog_version_matches("2.19.5.0", "2.19.5.0-5856c0b42", 'd'));
+    assert_true(catalog_version_matches("2.19.5.0", "1:2.19.5.0-1", 'd'));
+    assert_false(catalog_version_matches("2.19.5.0", "2.19.5.1-1", 'd'));
+    assert_true(catalog_version_matches("14.09.x", "14.09.3", 'n'));
+    assert_false(catalog_version_matches("14.09.x", "14.10.3", 'n'));
+    assert_false(catalog_version_matches("2.1", "2.1.0", 'n'));
+}
+
+/* issue 6: collectives 2.19.7.0, dkms 2.15.9.0, oci-hook 2.2.45.0,
+ * runtime-lib 2.19.5.0, tools 2.16.1.0: both 2.16.0 and 2.16.1 list all of
+ * them (they differ only in neuronx-cc), so the release is the 2.16 line. */
+static void release_2_16(void **state)
+{
+    static const char *const kv[] = {
+        "deb.aws-neuronx-collectives", "2.19.7.0-a1b2c3d4e",
+        "deb.aws-neuronx-dkms", "2.15.9.0",
+        "deb.aws-neuronx-oci-hook", "2.2.45.0-f00",
+        "deb.aws-neuronx-runtime-lib", "2.19.5.0-5856c0b42",
+        "deb.aws-neuronx-tools", "2.16.1.0",
+        "deb.libc6", "2.36-9+deb12u13", NULL,
+    };
+    struct factset fs;
+    infer(&fs, kv);
+    assert_fact(&fs, "neuron.sdk.release", "2.16");
+    assert_fact(&fs, "neuron.sdk.candidates", "2.16.0,2.16.1");
+    assert_fact(&fs, "neuron.sdk.driver_release", "2.16.0,2.16.1,2.17.0");
+    assert_no_fact(&fs, "neuron.sdk.odd");
+    assert_no_fact(&fs, "neuron.sdk.release_of.deb.libc6");
+    factset_free(&fs);
+}
+
+/* issue 6: torch-neuronx 2.1.2.2.2.0 and torch-xla 2.1.3 are 2.19.x;
+ * libneuronxla 2.0.4115.0 is 2.20.0 only: mixed, libneuronxla odd. */
+static void mixed_libneuronxla(void **state)
+{
+    static const char *const kv[] = {
+        "pip.torch-neuronx", "2.1.2.2.2.0",
+        "pip.libneuronxla", "2.0.4115.0",
+        "pip.torch-xla", "2.1.3", NULL,
+    };
+    struct factset fs;
+    infer(&fs, kv);
+    assert_fact(&fs, "neuron.sdk.release", "mixed");
+    assert_fact(&fs, "neuron.sdk.nearest", "2.19.1");
+    assert_fact(&fs, "neuron.sdk.odd", "pip.libneuronxla");
+    assert_fact(&fs, "neuron.sdk.release_of.pip.libneuronxla", "2.20.0");
+    assert_fact(&fs, "neuron.sdk.release_of.pip.torch-neuronx", "2.19.0,2.19.1");
+    factset_free(&fs);
+}
+
+/* one exact release; runtime from the library file name; compiler and
+ * runtime releases for the "compiler not newer than runtime" policy */
+static void single_release(void **state)
+{
+    static const char *const kv[] = {
+        "pip.neuronx-cc", "2.26.6360.0+6f180f47",
+        "pip.torch-neuronx", "2.9.0.2.15.32035",
+        "neuron.runtime.version", "2.33.10.0",
+        "neuron.driver.version", "2.29.0.0",
+        "python.version", "3.11.7", NULL,
+    };
+    struct factset fs;
+    infer(&fs, kv);
+    const char *rel = factset_get(&fs, "neuron.sdk.release");
+    assert_non_null(rel);
+    assert_true(strcmp(rel, "2.31.0") == 0 || strcmp(rel, "2.31") == 0);
+    assert_fact(&fs, "neuron.sdk.compiler_release", "2.31.0");
+    assert_fact(&fs, "neuron.sdk.python", "3.11,3.12,3.13");
+    factset_free(&fs);
+}
+
+static void compiler_newer_than_runtime(void **state)
+{
+    /* neuronx-cc 2.12.54.0 shipped in 2.16.0; runtime-lib 2.18.15.0 belongs
+     * to an older release */
+    static const char *const kv[] = {
+        "pip.neuronx-cc", "2.12.54.0+f631c2365",
+        "deb.aws-neuronx-runtime-lib", "2.18.15.0-1", NULL,
+    };
+    struct factset fs;
+    infer(&fs, kv);
+    assert_fact(&fs, "neuron.sdk.compiler_release", "2.16.0");
+    const char *rt = factset_get(&fs, "neuron.sdk.runtime_release");
+    if (rt != NULL)
+        assert_true(strncmp(rt, "2.15", 4) == 0 || strncmp(rt, "2.14", 4) == 0 ||
+                    strncmp(rt, "2.13", 4) == 0);
+    factset_free(&fs);
+}
+
+static void no_neuron(void **state)
+{
+    static const char *const kv[] = { "pip.torch", "2.1.2+cu121", "deb.libc6", "2.36", NULL };
+    struct factset fs;
+    infer(&fs, kv);
+    assert_no_fact(&fs, "neuron.sdk.release");
+    factset_free(&fs);
+}
+
+static void uncatalogued(void **state)
+{
+    static const char *const kv[] = { "pip.torch-neuronx", "0.1.0", NULL };
+    struct factset fs;
+    infer(&fs, kv);
+    assert_fact(&fs, "neuron.sdk.release", "unknown");
+    assert_fact(&fs, "neuron.sdk.uncatalogued", "pip.torch-neuronx");
+    assert_fact(&fs, "neuron.sdk.release_of.pip.torch-neuronx", "none");
+    factset_free(&fs);
+}
+
+static void catalog_errors(void **state)
+{
+    static const struct { const char *doc, *msg; } cases[] = {
+        { "catalog: x\nsource: s\nreleases: []\n", "c:3:11: releases must be a non-empty list" },
+        { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    bogus: 1\n",
+          "c:5:5: unknown key 'bogus'" },
+        { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    packages:\n      - {name: a}\n",
+          "c:6:9: missing key 'version'" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct sp_error e = { 0 };
+        struct catalog c;
+        struct sp_node *doc = sp_node_parse(cases[i].doc, strlen(cases[i].doc), "c", &e);
+        assert_non_null(doc);
+        assert_int_equal(catalog_from_node(doc, "c", &c, &e), -1);
+        if (strcmp(e.msg, cases[i].msg) != 0)
+            fail_msg("got \"%s\", expected \"%s\"", e.msg, cases[i].msg);
+        sp_node_free(doc);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(version_matching),
+        cmocka_unit_test(release_2_16),
+        cmocka_unit_test(mixed_libneuronxla),
+        cmocka_unit_test(single_release),
+        cmocka_unit_test(compiler_newer_than_runtime),
+        cmocka_unit_test(no_neuron),
+        cmocka_unit_test(uncatalogued),
+        cmocka_unit_test(catalog_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
