@@ -47,18 +47,22 @@ bootstrap:
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/libstackprint.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@echo "  AR      $@"
+	@ar rcs $@ $^
 
 $(BUILD)/stackprint: $(CLI_OBJ) $(BUILD)/libstackprint.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libstackprint.a $(LIBS)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libstackprint.a $(LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstackprint.a tests/unit/testlib.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libstackprint.a $(LIBS) $(CMOCKA_LIBS)
+	@echo "  TEST    $@"
+	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libstackprint.a $(LIBS) $(CMOCKA_LIBS)
 
 unit: $(UNIT_BIN)
 
