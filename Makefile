@@ -3,7 +3,8 @@
 #   make check      bootstrap, build and run every test (SANITIZE=1: ASan+UBSan)
 #   make demo       bootstrap, build, probe this machine, sign, verify, check
 #   make install    PREFIX=/usr/local DESTDIR= : binary and man pages
-#   make bench      benchmarks against peers (bench/README)
+#   make bench      benchmarks against peers (bench/run)
+#   make fuzz       libFuzzer targets under fuzz/ (FUZZ_SECONDS=60 each)
 
 VERSION   = 0.1.0
 PREFIX   ?= /usr/local
@@ -39,7 +40,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 MAN      := $(sort $(wildcard man/*.1 man/*.5))
 
-.PHONY: all check demo install uninstall bench clean bootstrap unit
+.PHONY: all check demo install uninstall bench clean bootstrap unit fuzz
 all: $(BUILD)/stackprint
 
 bootstrap:
@@ -72,6 +73,9 @@ check: bootstrap
 
 demo: bootstrap all
 	@scripts/demo $(BUILD)/stackprint
+
+fuzz:
+	@fuzz/run $(FUZZ_SECONDS)
 
 bench: all
 	@scripts/bootstrap --bench
