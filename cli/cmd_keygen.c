@@ -1,12 +1,94 @@
-/* cli/cmd_keygen.c: stackprint keygen (to be written; see man/stackprint-keygen.1). */
+/* cli/cmd_keygen.c: stackprint keygen: make a signing key pair, PREFIX.key
+ * (PKCS#8 PEM, 0600) and PREFIX.pub (SPKI PEM) (stackprint-keygen(1)).
+ * Never overwrites a file: if either exists, neither is written. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "manifest/keys.h"
+
+static const char keygen_usage[] =
+    "usage: stackprint keygen [--type ecdsa-p256|ed25519] -o PREFIX\n"
+    "  writes PREFIX.key (private, mode 0600) and PREFIX.pub (public); never overwrites\n";
+
+#define PREFIX_MAX 4000   /* bytes in PREFIX; paths get ".key"/".pub" appended */
 
 int cmd_keygen(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "stackprint: keygen: not implemented in this build\n");
-    return SP_EXIT_USAGE;
+    static const struct option opts[] = {
+        { "type", required_argument, NULL, 't' },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    enum sp_key_type type = SP_KEY_ECDSA_P256;
+    const char *prefix = NULL;
+    struct sp_error e = { 0 };
+    int c;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":t:o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            if (sp_key_type_parse(optarg, &type) != 0)
+                return sp_usage_error("keygen", "unknown key type '%s' (ecdsa-p256 or ed25519)",
+                                      optarg);
+            break;
+        case 'o': prefix = optarg; break;
+        case 'h': fputs(keygen_usage, stdout); return SP_EXIT_OK;
+        case ':': return sp_usage_error("keygen", "option '%s' needs a value", argv[optind - 1]);
+        default: return sp_usage_error("keygen", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return sp_usage_error("keygen", "unexpected argument '%s'", argv[optind]);
+    if (prefix == NULL || *prefix == '\0')
+        return sp_usage_error("keygen", "-o PREFIX is required");
+    if (strcmp(prefix, "-") == 0)
+        return sp_usage_error("keygen", "keys are written to files, not to standard output");
+    if (strlen(prefix) > PREFIX_MAX)
+        return sp_usage_error("keygen", "PREFIX longer than %d bytes", PREFIX_MAX);
+
+    char keypath[PREFIX_MAX + 8], pubpath[PREFIX_MAX + 8];
+    snprintf(keypath, sizeof keypath, "%s.key", prefix);
+    snprintf(pubpath, sizeof pubpath, "%s.pub", prefix);
+    struct stat st;
+    const char *exists = lstat(keypath, &st) == 0 ? keypath
+                       : lstat(pubpath, &st) == 0 ? pubpath : NULL;
+    if (exists) {
+        sp_fail(&e, SP_EXIT_INPUT, "%s: exists; not overwritten (nothing written)", exists);
+        return sp_error_print(&e);
+    }
+
+    EVP_PKEY *key = NULL;
+    char *priv = NULL, *pub = NULL, keyid[SP_KEYID_HEX_LEN + 1];
+    size_t privlen = 0, publen = 0;
+    int rc = SP_EXIT_OK;
+    if (sp_keygen(type, &key, &e) != 0 || sp_key_id(key, keyid, &e) != 0 ||
+        sp_key_pem(key, &priv, &privlen, &pub, &publen, &e) != 0) {
+        rc = sp_error_print(&e);
+        goto out;
+    }
+    if (sp_write_exclusive(keypath, priv, privlen, 0600, &e) != 0) {
+        rc = sp_error_print(&e);
+        goto out;
+    }
+    if (sp_write_exclusive(pubpath, pub, publen, 0644, &e) != 0) {
+        unlink(keypath);        /* ours, just made: leave neither behind */
+        rc = sp_error_print(&e);
+        goto out;
+    }
+    printf("wrote %s (private, 0600) and %s (%s, keyid %s)\n", keypath, pubpath,
+           sp_key_type_name(key), keyid);
+out:
+    sp_secret_free(priv, privlen);
+    free(pub);
+    EVP_PKEY_free(key);
+    return rc;
 }

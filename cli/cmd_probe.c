@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "fingerprint/probe.h"
+#include "manifest/dsse.h"
 #include "manifest/manifest.h"
 
 extern char **environ;
@@ -16,7 +17,7 @@ extern char **environ;
 static const char probe_usage[] =
     "usage: stackprint probe [--root DIR | --image PATH[:TAG]] [--python PATH]\n"
     "                        [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
-    "                        [--format yaml|json] [-o FILE]\n";
+    "                        [--format yaml|json] [-o FILE [--sign KEY]]\n";
 
 /* RFC 3339 UTC time of now, or of SOURCE_DATE_EPOCH when set (reproducible
  * builds' convention), into OUT. */
@@ -50,7 +51,7 @@ static int valid_digest(const char *d)
 
 int cmd_probe(int argc, char **argv)
 {
-    enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON };
+    enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON, OPT_SIGN };
     static const struct option opts[] = {
         { "root", required_argument, NULL, 'r' },
         { "image", required_argument, NULL, 'i' },
@@ -60,10 +61,11 @@ int cmd_probe(int argc, char **argv)
         { "imds-endpoint", required_argument, NULL, OPT_IMDS_ENDPOINT },
         { "format", required_argument, NULL, 'f' },
         { "output", required_argument, NULL, 'o' },
+        { "sign", required_argument, NULL, OPT_SIGN },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *rootdir = NULL, *image = NULL, *out = NULL;
+    const char *rootdir = NULL, *image = NULL, *out = NULL, *sign_key = NULL;
     struct probe_ctx ctx = { .imds_timeout_ms = 1000 };
     enum manifest_format format = MANIFEST_YAML;
     struct sp_error e = { 0 };
@@ -88,6 +90,7 @@ int cmd_probe(int argc, char **argv)
                 return sp_usage_error("probe", "unknown format '%s' (yaml or json)", optarg);
             break;
         case 'o': out = optarg; break;
+        case OPT_SIGN: sign_key = optarg; break;
         case 'h': fputs(probe_usage, stdout); return SP_EXIT_OK;
         case ':': return sp_usage_error("probe", "option '%s' needs a value", argv[optind - 1]);
         default: return sp_usage_error("probe", "unknown option '%s'", argv[optind - 1]);
@@ -97,6 +100,8 @@ int cmd_probe(int argc, char **argv)
         return sp_usage_error("probe", "unexpected argument '%s'", argv[optind]);
     if (rootdir && image)
         return sp_usage_error("probe", "--root and --image exclude each other");
+    if (sign_key && (out == NULL || strcmp(out, "-") == 0))
+        return sp_usage_error("probe", "--sign needs -o FILE (the envelope is FILE.intoto.json)");
     if (image)
         return sp_usage_error("probe", "--image is not supported by this build yet");
     if (!ctx.image_digest && !rootdir) {
@@ -113,9 +118,14 @@ int cmd_probe(int argc, char **argv)
             ctx.imds_endpoint = env;
     }
 
+    /* The signing key is loaded before probing: a bad key writes nothing. */
+    EVP_PKEY *key = NULL;
+    if (sign_key && sp_key_load_private(sign_key, &key, &e) != 0)
+        return sp_error_print(&e);
     struct root *root = rootdir ? root_open_dir(rootdir) : root_open_host();
     if (root == NULL) {
         sp_fail(&e, SP_EXIT_INPUT, "%s: %s", rootdir ? rootdir : "/", strerror(errno));
+        EVP_PKEY_free(key);
         return sp_error_print(&e);
     }
     ctx.root = root;
@@ -146,8 +156,24 @@ int cmd_probe(int argc, char **argv)
         if (e.msg[0] == '\0')
             sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(errno ? errno : EIO));
         rc = sp_error_print(&e);
+    } else if (key) {
+        /* Sign the exact bytes just written into FILE.intoto.json. */
+        const char *slash = strrchr(out, '/');
+        char *env = NULL, *envpath = NULL;
+        size_t envlen = 0;
+        if (asprintf(&envpath, "%s.intoto.json", out) < 0)
+            envpath = NULL;
+        if (envpath == NULL)
+            sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(ENOMEM));
+        if (envpath == NULL ||
+            sp_sign_manifest(buf, len, slash ? slash + 1 : out, key, &env, &envlen, &e) != 0 ||
+            sp_write_output(envpath, env, envlen, &e) != 0)
+            rc = sp_error_print(&e);
+        free(env);
+        free(envpath);
     }
 out:
+    EVP_PKEY_free(key);
     free(buf);
     manifest_free(&m);
     root_close(root);

@@ -1,0 +1,283 @@
+/* manifest/keys.c: key pairs, key loading through OSSL_STORE, key ids and
+ * raw signatures; see keys.h.  Never prints, never exits, never keeps a
+ * private key's bytes in memory it does not wipe. */
+#include "keys.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <openssl/bio.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/store.h>
+#include <openssl/ui.h>
+#include <openssl/x509.h>
+
+#include "dsse.h"
+
+/* The last OpenSSL error's reason, for messages; clears the queue. */
+static const char *ossl_reason(const char *fallback)
+{
+    unsigned long code = ERR_peek_last_error();
+    const char *r = code ? ERR_reason_error_string(code) : NULL;
+    ERR_clear_error();
+    return r ? r : fallback;
+}
+
+int sp_key_type_parse(const char *name, enum sp_key_type *t)
+{
+    if (strcmp(name, "ecdsa-p256") == 0)
+        *t = SP_KEY_ECDSA_P256;
+    else if (strcmp(name, "ed25519") == 0)
+        *t = SP_KEY_ED25519;
+    else
+        return -1;
+    return 0;
+}
+
+const char *sp_key_type_name(const EVP_PKEY *key)
+{
+    if (EVP_PKEY_is_a(key, "ED25519"))
+        return "ed25519";
+    if (EVP_PKEY_is_a(key, "EC")) {
+        char group[64];
+        size_t glen = 0;
+        if (EVP_PKEY_get_group_name(key, group, sizeof group, &glen) == 1 &&
+            (strcmp(group, "prime256v1") == 0 || strcmp(group, "P-256") == 0))
+            return "ecdsa-p256";
+    }
+    ERR_clear_error();
+    return NULL;
+}
+
+int sp_keygen(enum sp_key_type t, EVP_PKEY **out, struct sp_error *e)
+{
+    EVP_PKEY *k = t == SP_KEY_ED25519 ? EVP_PKEY_Q_keygen(NULL, NULL, "ED25519")
+                                      : EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+    if (k == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "keygen: %s", ossl_reason("key generation failed"));
+    *out = k;
+    return 0;
+}
+
+void sp_secret_free(void *p, size_t len)
+{
+    if (p == NULL)
+        return;
+    OPENSSL_cleanse(p, len);
+    free(p);
+}
+
+int sp_key_pem(EVP_PKEY *key, char **private_pem, size_t *private_len,
+               char **public_pem, size_t *public_len, struct sp_error *e)
+{
+    /* A secure-heap memory BIO is wiped when freed; the copy we hand out
+     * is the caller's to wipe (sp_secret_free). */
+    BIO *priv = private_pem ? BIO_new(BIO_s_secmem()) : NULL;
+    BIO *pub = public_pem ? BIO_new(BIO_s_mem()) : NULL;
+    char *pd = NULL, *pubd = NULL, *pcopy = NULL, *pubcopy = NULL;
+    long pl = 0, publ = 0;
+    int r = -1;
+
+    if ((private_pem && priv == NULL) || (public_pem && pub == NULL))
+        goto fail;
+    if (priv && (PEM_write_bio_PrivateKey(priv, key, NULL, NULL, 0, NULL, NULL) != 1 ||
+                 (pl = BIO_get_mem_data(priv, &pd)) <= 0))
+        goto fail;
+    if (pub && (PEM_write_bio_PUBKEY(pub, key) != 1 ||
+                (publ = BIO_get_mem_data(pub, &pubd)) <= 0))
+        goto fail;
+    if ((priv && (pcopy = malloc((size_t)pl + 1)) == NULL) ||
+        (pub && (pubcopy = malloc((size_t)publ + 1)) == NULL))
+        goto fail;
+    if (priv) {
+        memcpy(pcopy, pd, (size_t)pl);
+        pcopy[pl] = '\0';
+        *private_pem = pcopy;
+        *private_len = (size_t)pl;
+    }
+    if (pub) {
+        memcpy(pubcopy, pubd, (size_t)publ);
+        pubcopy[publ] = '\0';
+        *public_pem = pubcopy;
+        *public_len = (size_t)publ;
+    }
+    r = 0;
+fail:
+    if (r != 0) {
+        free(pcopy);
+        free(pubcopy);
+        sp_fail(e, SP_EXIT_INPUT, "keygen: cannot write PEM: %s", ossl_reason("out of memory"));
+    }
+    BIO_free(priv);
+    BIO_free(pub);
+    return r;
+}
+
+/* A key argument names a store URI when no file of that name exists and it
+ * starts with "scheme:" (RFC 3986 scheme syntax). */
+static int is_uri(const char *arg)
+{
+    struct stat st;
+    if (stat(arg, &st) == 0 || errno != ENOENT)
+        return 0;
+    const char *p = arg;
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+        return 0;
+    while (*p && *p != ':') {
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' || *p == '.'))
+            return 0;
+        p++;
+    }
+    return *p == ':' && p - arg >= 2;    /* "c:" is a drive, not a scheme */
+}
+
+/* Load the one key of kind WANT (OSSL_STORE_INFO_PKEY or _PUBKEY) from ARG. */
+static int load_key(const char *arg, int want, EVP_PKEY **out, struct sp_error *e)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    BIO *bio = NULL;
+    OSSL_STORE_CTX *store = NULL;
+    EVP_PKEY *found = NULL;
+    const char *reason = NULL;
+    int other = 0, extra = 0, r = -1;
+
+    *out = NULL;
+    ERR_clear_error();
+    if (is_uri(arg)) {
+        store = OSSL_STORE_open(arg, UI_null(), NULL, NULL, NULL);
+        if (store != NULL)
+            OSSL_STORE_expect(store, want);
+    } else {
+        if (sp_read_file(arg, SP_KEY_MAX_BYTES, "key", &buf, &len, e) != 0)
+            return -1;
+        if (len > (size_t)0x7fffffff || (bio = BIO_new_mem_buf(buf, (int)len)) == NULL) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", arg);
+            goto out;
+        }
+        store = OSSL_STORE_attach(bio, "file", NULL, NULL, UI_null(), NULL, NULL, NULL, NULL);
+    }
+    if (store == NULL) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: cannot open key: %s", arg, ossl_reason("no store"));
+        goto out;
+    }
+    for (int n = 0; n < 16 && !OSSL_STORE_eof(store); n++) {
+        OSSL_STORE_INFO *info = OSSL_STORE_load(store);
+        if (info == NULL) {
+            if (OSSL_STORE_error(store)) {
+                reason = ossl_reason("decoding failed");
+                break;
+            }
+            continue;
+        }
+        int type = OSSL_STORE_INFO_get_type(info);
+        if (type == want && found == NULL) {
+            found = want == OSSL_STORE_INFO_PKEY ? OSSL_STORE_INFO_get1_PKEY(info)
+                                                 : OSSL_STORE_INFO_get1_PUBKEY(info);
+        } else if (type == want) {
+            extra = 1;
+        } else if (type == OSSL_STORE_INFO_PKEY || type == OSSL_STORE_INFO_PUBKEY) {
+            other = 1;
+        }
+        OSSL_STORE_INFO_free(info);
+    }
+    ERR_clear_error();
+    if (found == NULL) {
+        if (other && want == OSSL_STORE_INFO_PKEY)
+            sp_fail(e, SP_EXIT_INPUT, "%s: is a public key; signing needs the private key", arg);
+        else if (other)
+            sp_fail(e, SP_EXIT_INPUT, "%s: is a private key; pass the public key (PREFIX.pub)", arg);
+        else
+            sp_fail(e, SP_EXIT_INPUT, "%s: no %s key found (expected %s)%s%s", arg,
+                    want == OSSL_STORE_INFO_PKEY ? "private" : "public",
+                    want == OSSL_STORE_INFO_PKEY ? "unencrypted PKCS#8 PEM" : "SPKI PEM",
+                    reason ? ": " : "", reason ? reason : "");
+        goto out;
+    }
+    if (extra) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: holds more than one key", arg);
+        goto out;
+    }
+    if (sp_key_type_name(found) == NULL) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: unsupported key type %s (ecdsa-p256 or ed25519)", arg,
+                EVP_PKEY_get0_type_name(found) ? EVP_PKEY_get0_type_name(found) : "?");
+        goto out;
+    }
+    *out = found;
+    found = NULL;
+    r = 0;
+out:
+    EVP_PKEY_free(found);
+    if (store)
+        OSSL_STORE_close(store);
+    BIO_free(bio);
+    sp_secret_free(buf, len);
+    ERR_clear_error();
+    return r;
+}
+
+int sp_key_load_private(const char *arg, EVP_PKEY **out, struct sp_error *e)
+{
+    return load_key(arg, OSSL_STORE_INFO_PKEY, out, e);
+}
+
+int sp_key_load_public(const char *arg, EVP_PKEY **out, struct sp_error *e)
+{
+    return load_key(arg, OSSL_STORE_INFO_PUBKEY, out, e);
+}
+
+int sp_key_id(EVP_PKEY *key, char out[SP_KEYID_HEX_LEN + 1], struct sp_error *e)
+{
+    unsigned char *der = NULL;
+    int len = i2d_PUBKEY(key, &der);
+    if (len <= 0)
+        return sp_fail(e, SP_EXIT_INPUT, "key id: %s", ossl_reason("cannot encode public key"));
+    int r = sp_sha256_hex(der, (size_t)len, out);
+    OPENSSL_free(der);
+    if (r != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "key id: %s", ossl_reason("sha256 failed"));
+    return 0;
+}
+
+/* ECDSA hashes with SHA-256; Ed25519 signs the message itself (no digest). */
+static const EVP_MD *key_md(const EVP_PKEY *key)
+{
+    return EVP_PKEY_is_a(key, "ED25519") ? NULL : EVP_sha256();
+}
+
+int sp_key_sign(EVP_PKEY *key, const unsigned char *msg, size_t len,
+                unsigned char *sig, size_t *siglen, struct sp_error *e)
+{
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    size_t need = 0;
+    int r = -1;
+    if (ctx != NULL && EVP_DigestSignInit_ex(ctx, NULL, key_md(key) ? "SHA256" : NULL,
+                                             NULL, NULL, key, NULL) == 1 &&
+        EVP_DigestSign(ctx, NULL, &need, msg, len) == 1 && need <= SP_SIG_MAX_BYTES) {
+        *siglen = SP_SIG_MAX_BYTES;
+        if (EVP_DigestSign(ctx, sig, siglen, msg, len) == 1)
+            r = 0;
+    }
+    EVP_MD_CTX_free(ctx);
+    if (r != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "sign: %s", ossl_reason("signing failed"));
+    return 0;
+}
+
+int sp_key_verify(EVP_PKEY *key, const unsigned char *msg, size_t len,
+                  const unsigned char *sig, size_t siglen)
+{
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = ctx != NULL &&
+             EVP_DigestVerifyInit_ex(ctx, NULL, key_md(key) ? "SHA256" : NULL,
+                                     NULL, NULL, key, NULL) == 1 &&
+             EVP_DigestVerify(ctx, sig, siglen, msg, len) == 1;
+    EVP_MD_CTX_free(ctx);
+    ERR_clear_error();
+    return ok;
+}
