@@ -1,0 +1,97 @@
+/* checks/version.c: the scheme table, the key-to-scheme rule and helpers
+ * the scheme files share; see version.h.  No scheme logic lives here. */
+#include "version.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct sp_scheme *const schemes[] = {
+    &sp_scheme_pep440, &sp_scheme_deb, &sp_scheme_rpm, &sp_scheme_dotted,
+};
+
+const struct sp_scheme *sp_scheme_by_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof schemes / sizeof *schemes; i++)
+        if (strcmp(schemes[i]->name, name) == 0)
+            return schemes[i];
+    return NULL;
+}
+
+/* python.env.<slug>.REST: 1 and *REST when KEY has that shape.  Slugs are
+ * made from paths and hold no dots (stackprint-manifest(5)). */
+static int python_env_rest(const char *key, const char **rest)
+{
+    static const char pre[] = "python.env.";
+    if (strncmp(key, pre, sizeof pre - 1) != 0)
+        return 0;
+    const char *dot = strchr(key + sizeof pre - 1, '.');
+    if (dot == NULL || dot == key + sizeof pre - 1)
+        return 0;
+    *rest = dot + 1;
+    return 1;
+}
+
+const struct sp_scheme *sp_scheme_for_key(const char *key)
+{
+    const char *rest;
+    if (strncmp(key, "pip.", 4) == 0 || strcmp(key, "python.version") == 0)
+        return &sp_scheme_pep440;
+    if (python_env_rest(key, &rest) &&
+        (strncmp(rest, "pip.", 4) == 0 || strcmp(rest, "version") == 0))
+        return &sp_scheme_pep440;
+    if (strncmp(key, "deb.", 4) == 0)
+        return &sp_scheme_deb;
+    if (strncmp(key, "rpm.", 4) == 0)
+        return &sp_scheme_rpm;
+    return &sp_scheme_dotted;
+}
+
+struct sp_version *sp_version_parse(const struct sp_scheme *scheme, const char *text,
+                                    struct sp_error *e)
+{
+    if (strlen(text) > SP_VERSION_TEXT_MAX)
+        return sp_version_bad(e, scheme->title, text, "longer than 256 bytes");
+    return scheme->parse(text, e);
+}
+
+int sp_version_compare(const struct sp_version *a, const struct sp_version *b,
+                       enum sp_cmp how)
+{
+    return a->scheme->compare(a, b, how);
+}
+
+void sp_version_free(struct sp_version *v)
+{
+    if (v)
+        v->scheme->free(v);
+}
+
+int sp_digits_compare(const char *a, size_t an, const char *b, size_t bn)
+{
+    while (an > 0 && *a == '0')
+        a++, an--;
+    while (bn > 0 && *b == '0')
+        b++, bn--;
+    if (an != bn)
+        return an < bn ? -1 : 1;
+    int c = memcmp(a, b, an);
+    return (c > 0) - (c < 0);
+}
+
+struct sp_version *sp_version_bad(struct sp_error *e, const char *title,
+                                  const char *text, const char *why)
+{
+    char shown[80];
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)text;
+    for (; *p && n + 5 < sizeof shown; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            n += (size_t)snprintf(shown + n, sizeof shown - n, "\\x%02x", *p);
+        else
+            shown[n++] = (char)*p;
+    }
+    shown[n] = '\0';
+    sp_fail(e, SP_EXIT_INPUT, "'%s%s' is not a valid %s version: %s", shown,
+            *p ? "..." : "", title, why);
+    return NULL;
+}

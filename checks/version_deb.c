@@ -1,0 +1,209 @@
+/* checks/version_deb.c: Debian package versions, deb-version(7):
+ * [epoch:]upstream-version[-debian-revision], ordered as dpkg orders them
+ * (epoch numerically, then upstream, then revision, each by the
+ * letters-then-numbers walk where "~" sorts before everything, even the
+ * end, and letters sort before other characters).  Must not accept what
+ * dpkg only warns about (an upstream version not starting with a digit,
+ * invalid characters): those are errors here, never compared.
+ */
+#include "version.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct deb {
+    struct sp_version head;
+    long epoch;               /* 0 when none */
+    const char *upstream;
+    const char *revision;     /* "" when none */
+    char text[];              /* trimmed copy: normal form, then the parts */
+};
+
+static int c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+static int c_digit(char c) { return c >= '0' && c <= '9'; }
+static int c_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+static struct sp_version *parse(const char *text, struct sp_error *e)
+{
+    const char *title = sp_scheme_deb.title;
+    size_t len = strlen(text), start = 0;
+    while (start < len && (text[start] == ' ' || text[start] == '\t'))
+        start++;                      /* dpkg trims blanks in front, spaces behind */
+    while (len > start && c_space(text[len - 1]))
+        len--;
+    if (start == len)
+        return sp_version_bad(e, title, text, "empty");
+    size_t n = len - start;
+    for (size_t i = start; i < len; i++)
+        if (c_space(text[i]))
+            return sp_version_bad(e, title, text, "embedded spaces");
+
+    struct deb *v = malloc(sizeof *v + 2 * (n + 1) + 1);
+    if (v == NULL) {
+        sp_fail(e, SP_EXIT_INPUT, "out of memory");
+        return NULL;
+    }
+    memcpy(v->text, text + start, n);
+    v->text[n] = '\0';
+    char *parts = v->text + n + 1;
+    memcpy(parts, v->text, n + 1);
+    const char *why = NULL;
+
+    char *colon = strchr(parts, ':');
+    v->epoch = 0;
+    char *rest = parts;
+    if (colon) {
+        /* as dpkg reads it: strtol, so a sign is accepted ("+1", "-0") */
+        char *end;
+        *colon = '\0';
+        rest = colon + 1;
+        errno = 0;
+        long epoch = strtol(parts, &end, 10);
+        if (end == parts) {
+            why = "epoch is empty";
+            goto bad;
+        }
+        if (end != colon) {
+            why = "epoch is not a number";
+            goto bad;
+        }
+        if (epoch < 0) {
+            why = "epoch is negative";
+            goto bad;
+        }
+        if (epoch > INT_MAX || errno == ERANGE) {
+            why = "epoch is too big";
+            goto bad;
+        }
+        v->epoch = epoch;
+        if (*rest == '\0') {
+            why = "nothing after the colon";
+            goto bad;
+        }
+    }
+    char *hyphen = strrchr(rest, '-');
+    v->upstream = rest;
+    v->revision = "";
+    if (hyphen) {
+        *hyphen = '\0';
+        v->revision = hyphen + 1;
+        if (*v->revision == '\0') {
+            why = "revision is empty";
+            goto bad;
+        }
+    }
+    if (*v->upstream == '\0') {
+        why = "upstream version is empty";
+        goto bad;
+    }
+    if (!c_digit(*v->upstream)) {
+        why = "upstream version does not start with a digit";
+        goto bad;
+    }
+    for (const char *p = v->upstream; *p; p++)
+        if (!c_digit(*p) && !c_alpha(*p) && !strchr(".-+~:", *p)) {
+            why = "invalid character in the upstream version";
+            goto bad;
+        }
+    for (const char *p = v->revision; *p; p++)
+        if (!c_digit(*p) && !c_alpha(*p) && !strchr(".+~", *p)) {
+            why = "invalid character in the revision";
+            goto bad;
+        }
+    v->head.scheme = &sp_scheme_deb;
+    v->head.flags = hyphen ? SP_VERSION_TAIL : 0;
+    v->head.release_length = 1;
+    for (const char *p = v->upstream; *p; p++)
+        v->head.release_length += *p == '.';
+    v->head.normal = v->text;
+    return &v->head;
+bad:
+    free(v);
+    return sp_version_bad(e, title, text, why);
+}
+
+/* deb-version(7) weight of a non-digit character: "~" below the end of the
+ * string (digits and the end weigh 0), letters by ASCII, every other
+ * character after all letters. */
+static int weight(char c)
+{
+    if (c == '\0' || c_digit(c))
+        return 0;
+    if (c == '~')
+        return -1;
+    if (c_alpha(c))
+        return (unsigned char)c;
+    return (unsigned char)c + 256;
+}
+
+/* Alternate runs of non-digits (compared by weight, character by
+ * character) and runs of digits (compared as numbers). */
+static int part_cmp(const char *a, const char *b)
+{
+    while (*a || *b) {
+        while ((*a && !c_digit(*a)) || (*b && !c_digit(*b))) {
+            int wa = weight(*a), wb = weight(*b);
+            if (wa != wb)
+                return wa < wb ? -1 : 1;
+            a++;
+            b++;
+        }
+        const char *da = a, *db = b;
+        while (c_digit(*a))
+            a++;
+        while (c_digit(*b))
+            b++;
+        int c = sp_digits_compare(da, (size_t)(a - da), db, (size_t)(b - db));
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
+static int compare(const struct sp_version *va, const struct sp_version *vb, enum sp_cmp how)
+{
+    const struct deb *a = (const struct deb *)va, *b = (const struct deb *)vb;
+    (void)how;
+    int c = (a->epoch > b->epoch) - (a->epoch < b->epoch);
+    if (!c)
+        c = part_cmp(a->upstream, b->upstream);
+    if (!c)
+        c = part_cmp(a->revision, b->revision);
+    return c;
+}
+
+/* The same epoch, and V's upstream version begins with PREFIX's (without
+ * its last dot-separated component for ~=), followed by the end or by a
+ * character that is not a letter or digit: ==2.24.* matches 2.24,
+ * 2.24.7.0-1 and 2.24~rc1, not 2.240. */
+static int prefix_match(const struct sp_version *vv, const struct sp_version *vp, int drop_last)
+{
+    const struct deb *v = (const struct deb *)vv, *p = (const struct deb *)vp;
+    if (v->epoch != p->epoch)
+        return 0;
+    size_t k = strlen(p->upstream);
+    if (drop_last) {
+        const char *dot = strrchr(p->upstream, '.');
+        k = dot ? (size_t)(dot - p->upstream) : 0;
+    }
+    if (strncmp(v->upstream, p->upstream, k) != 0)
+        return 0;
+    char next = v->upstream[k];
+    return next == '\0' || !(c_digit(next) || c_alpha(next));
+}
+
+static void release_version(struct sp_version *v)
+{
+    free(v);
+}
+
+const struct sp_scheme sp_scheme_deb = {
+    .name = "deb",
+    .title = "Debian",
+    .parse = parse,
+    .compare = compare,
+    .prefix_match = prefix_match,
+    .free = release_version,
+};
