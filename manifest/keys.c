@@ -163,7 +163,11 @@ static int load_key(const char *arg, int want, EVP_PKEY **out, struct sp_error *
         store = OSSL_STORE_attach(bio, "file", NULL, NULL, UI_null(), NULL, NULL, NULL, NULL);
     }
     if (store == NULL) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: cannot open key: %s", arg, ossl_reason("no store"));
+        if (bio == NULL)
+            sp_fail(e, SP_EXIT_INPUT, "%s: no such file, and no OpenSSL store opens it as a URI (%s)",
+                    arg, ossl_reason("not found"));
+        else
+            sp_fail(e, SP_EXIT_INPUT, "%s: cannot read key: %s", arg, ossl_reason("store failed"));
         goto out;
     }
     for (int n = 0; n < 16 && !OSSL_STORE_eof(store); n++) {

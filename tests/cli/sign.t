@@ -176,3 +176,15 @@ $ stackprint keygen --help && stackprint sign -h && stackprint verify --help
 >~ ^usage: stackprint keygen
 >~ ^usage: stackprint sign
 >~ ^usage: stackprint verify
+
+### a key given as a store URI (file: scheme) is opened through OSSL_STORE: same golden bytes
+$ stackprint sign --key file:$TOP/tests/fixtures/sign/ed25519.key -o $T/e.json tests/fixtures/sign/manifest.yaml
+$ cmp $T/e.json tests/fixtures/sign/manifest.yaml.intoto.json && echo same
+$ stackprint verify --pub file:$TOP/tests/fixtures/sign/ed25519.pub --envelope $T/e.json tests/fixtures/sign/manifest.yaml >/dev/null && echo verified
+> same
+> verified
+
+### a store URI that names nothing: exit 4
+$ stackprint sign --key file:/nonexistent/k.key -o $T/e.json tests/fixtures/sign/manifest.yaml
+? 4
+2>~ ^stackprint: file:/nonexistent/k.key: 
