@@ -577,6 +577,11 @@ int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,
             goto out;
         }
         nsigs++;
+        if (sigs[nsigs - 1].siglen > SP_SIG_MAX_BYTES) {
+            vfail(e, env_name, "envelope", "signatures[%zu].sig longer than %d bytes",
+                  i, SP_SIG_MAX_BYTES);
+            goto out;
+        }
     }
 
     /* 2. signature, under PUB only */

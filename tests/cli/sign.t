@@ -188,3 +188,18 @@ $ stackprint verify --pub file:$TOP/tests/fixtures/sign/ed25519.pub --envelope $
 $ stackprint sign --key file:/nonexistent/k.key -o $T/e.json tests/fixtures/sign/manifest.yaml
 ? 4
 2>~ ^stackprint: file:/nonexistent/k.key: 
+
+### usage: a keygen PREFIX longer than 4000 bytes
+$ stackprint keygen -o $(printf '%4001s' | tr ' ' a)
+? 2
+2>~ PREFIX longer than 4000 bytes
+
+### usage: a MANIFEST path longer than 4000 bytes when the envelope name is made from it
+$ stackprint sign --key tests/fixtures/sign/ed25519.key $(printf '%4001s' | tr ' ' a)
+? 2
+2>~ MANIFEST path longer than 4000 bytes
+
+### usage: the same for verify
+$ stackprint verify --pub tests/fixtures/sign/ed25519.pub $(printf '%4001s' | tr ' ' a)
+? 2
+2>~ MANIFEST path longer than 4000 bytes
