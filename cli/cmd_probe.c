@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "fingerprint/image.h"
 #include "fingerprint/probe.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
@@ -15,7 +17,7 @@
 extern char **environ;
 
 static const char probe_usage[] =
-    "usage: stackprint probe [--root DIR | --image PATH[:TAG]] [--python PATH]\n"
+    "usage: stackprint probe [--root DIR | --image PATH[:TAG] [--platform OS/ARCH]] [--python PATH]\n"
     "                        [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
     "                        [--format yaml|json] [-o FILE [--sign KEY]]\n";
 
@@ -49,12 +51,42 @@ static int valid_digest(const char *d)
     return 1;
 }
 
+/* The progress line of --image (stderr, a terminal, a large image only). */
+static void image_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    struct timespec *t0 = ctx, now;
+    if (total < SP_IMAGE_PROGRESS_MIN)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double s = (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+    fprintf(stderr, "\rstackprint: image: %llu of %llu MiB read, %.0f MiB/s%s",
+            (unsigned long long)(done >> 20), (unsigned long long)(total >> 20),
+            s > 0 ? (double)done / 1048576.0 / s : 0.0, done >= total ? "\n" : "");
+}
+
+/* --image: open, verify and merge the image; say which one was chosen
+ * when the source held several. */
+static struct root *open_image(const char *spec, const char *platform, struct sp_error *e)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct image_open_opts o = {
+        .spec = spec, .platform = platform,
+        .progress = isatty(STDERR_FILENO) ? image_progress : NULL, .progress_ctx = &t0,
+    };
+    struct root *r = root_open_image(&o, e);
+    if (r && image_root_choice(r))
+        fprintf(stderr, "stackprint: %s: chose %s\n", spec, image_root_choice(r));
+    return r;
+}
+
 int cmd_probe(int argc, char **argv)
 {
-    enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON, OPT_SIGN };
+    enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON, OPT_SIGN, OPT_PLATFORM };
     static const struct option opts[] = {
         { "root", required_argument, NULL, 'r' },
         { "image", required_argument, NULL, 'i' },
+        { "platform", required_argument, NULL, OPT_PLATFORM },
         { "python", required_argument, NULL, OPT_PYTHON },
         { "image-digest", required_argument, NULL, OPT_IMAGE_DIGEST },
         { "imds", no_argument, NULL, OPT_IMDS },
@@ -65,7 +97,7 @@ int cmd_probe(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *rootdir = NULL, *image = NULL, *out = NULL, *sign_key = NULL;
+    const char *rootdir = NULL, *image = NULL, *out = NULL, *sign_key = NULL, *platform = NULL;
     struct probe_ctx ctx = { .imds_timeout_ms = 1000 };
     enum manifest_format format = MANIFEST_YAML;
     struct sp_error e = { 0 };
@@ -77,6 +109,7 @@ int cmd_probe(int argc, char **argv)
         switch (c) {
         case 'r': rootdir = optarg; break;
         case 'i': image = optarg; break;
+        case OPT_PLATFORM: platform = optarg; break;
         case OPT_PYTHON: ctx.python = optarg; break;
         case OPT_IMAGE_DIGEST: ctx.image_digest = optarg; break;
         case OPT_IMDS: ctx.imds = 1; break;
@@ -102,9 +135,9 @@ int cmd_probe(int argc, char **argv)
         return sp_usage_error("probe", "--root and --image exclude each other");
     if (sign_key && (out == NULL || strcmp(out, "-") == 0))
         return sp_usage_error("probe", "--sign needs -o FILE (the envelope is FILE.intoto.json)");
-    if (image)
-        return sp_usage_error("probe", "--image is not supported by this build yet");
-    if (!ctx.image_digest && !rootdir) {
+    if (platform && !image)
+        return sp_usage_error("probe", "--platform needs --image");
+    if (!ctx.image_digest && !rootdir && !image) {
         const char *env = getenv("STACKPRINT_IMAGE_DIGEST");
         if (env && *env)
             ctx.image_digest = env;
@@ -122,7 +155,12 @@ int cmd_probe(int argc, char **argv)
     EVP_PKEY *key = NULL;
     if (sign_key && sp_key_load_private(sign_key, &key, &e) != 0)
         return sp_error_print(&e);
-    struct root *root = rootdir ? root_open_dir(rootdir) : root_open_host();
+    struct root *root = image ? open_image(image, platform, &e)
+                      : rootdir ? root_open_dir(rootdir) : root_open_host();
+    if (root == NULL && image) {
+        EVP_PKEY_free(key);
+        return sp_error_print(&e);
+    }
     if (root == NULL) {
         sp_fail(&e, SP_EXIT_INPUT, "%s: %s", rootdir ? rootdir : "/", strerror(errno));
         EVP_PKEY_free(key);
@@ -150,7 +188,9 @@ int cmd_probe(int argc, char **argv)
         rc = sp_error_print(&e);
         goto out;
     }
-    if (probe_run_all(&ctx, &e) != 0 || manifest_finish(&m) != 0 ||
+    if (probe_run_all(&ctx, &e) != 0 ||
+        (root->kind == ROOT_IMAGE && image_root_facts(root, &m.facts) != 0) ||
+        manifest_finish(&m) != 0 ||
         manifest_render(&m, format, &buf, &len, &e) != 0 ||
         sp_write_output(out, buf, len, &e) != 0) {
         if (e.msg[0] == '\0')

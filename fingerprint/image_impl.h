@@ -1,0 +1,175 @@
+/* fingerprint/image_impl.h: internals shared by the image root's files
+ * (image_source.c: where blobs are and which image; image_blob.c: reading
+ * one layer; image_tree.c: the kept tree and the merge; image_root.c: the
+ * root backend).  Not for probes: they see only struct root.
+ *
+ * Memory rule for the whole image code: every struct here owns what its
+ * pointers point to, and is released by its own *_free function.
+ */
+#ifndef SP_IMAGE_IMPL_H
+#define SP_IMAGE_IMPL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../manifest/error.h"
+#include "image.h"
+
+#define SP_DIGEST_LEN 71          /* "sha256:" + 64 hex */
+
+/* ---- where blobs are (image_source.c) ---- */
+
+/* A region of an open file holding one blob. */
+struct blob_ref {
+    int fd;                       /* borrowed from the store */
+    uint64_t offset, size;
+};
+
+struct archive_member;
+
+struct image_store {
+    int is_tar;                   /* 0: a directory; 1: a tar archive */
+    int fd;                       /* the directory (O_PATH) or the tar file */
+    const char *path;             /* as given, for messages (borrowed) */
+    struct archive_member *members;   /* tar only, sorted by name */
+    size_t nmembers;
+};
+
+/* store_open: open PATH as a directory or an uncompressed tar (indexed once
+ * with libarchive: member name, offset of its data, size).  E set on error. */
+int store_open(const char *path, const struct image_limits *l,
+               struct image_store *s, struct sp_error *e);
+void store_close(struct image_store *s);
+/* store_find: the blob at NAME ("index.json", "blobs/sha256/<hex>",
+ * "<id>/layer.tar"); symlinks and hard links between members are followed
+ * inside the store.  -1 with errno ENOENT, ELOOP, EINVAL (not a file). */
+int store_find(struct image_store *s, const char *name, struct blob_ref *out);
+/* store_read_small: the whole blob NAME, at most MAX bytes, NUL-terminated,
+ * malloc'd; -1 with E set (EFBIG past MAX is SP_EXIT_INPUT). */
+int store_read_small(struct image_store *s, const char *name, uint64_t max,
+                     char **buf, size_t *len, struct sp_error *e);
+
+/* sp_sha256_hex: "sha256:<hex>" of LEN bytes at BUF into OUT. */
+void sp_sha256_digest(const void *buf, size_t len, char out[SP_DIGEST_LEN + 1]);
+
+enum layer_compression { COMP_SNIFF, COMP_NONE, COMP_GZIP, COMP_ZSTD };
+
+struct image_layer {
+    size_t index;
+    char name[256];               /* the blob's name, for messages */
+    struct blob_ref blob;
+    char want_digest[SP_DIGEST_LEN + 1];   /* descriptor digest, "" when none */
+    int64_t want_size;            /* descriptor size, -1 when none */
+    char want_diff_id[SP_DIGEST_LEN + 1];  /* from the config */
+    enum layer_compression comp;
+    /* results */
+    char digest[SP_DIGEST_LEN + 1];
+    char diff_id[SP_DIGEST_LEN + 1];
+    uint64_t inflated;
+    struct itree *delta;
+    int failed;                   /* 1: ERR holds why */
+    struct sp_error err;
+};
+
+/* The image chosen and everything needed to read it. */
+struct image_plan {
+    char *ref;                    /* tag or ref name, or NULL */
+    char *choice;                 /* note of the choice made, or NULL */
+    char config_digest[SP_DIGEST_LEN + 1];
+    char manifest_digest[SP_DIGEST_LEN + 1];
+    const char *manifest_source;  /* "oci-index" or "docker-archive" */
+    char *evidence;               /* the file the manifest came from */
+    char *os, *architecture, *variant;
+    struct image_layer *layers;
+    size_t nlayers;
+};
+
+/* plan_image: parse the source in STORE, select by TAG and PLATFORM
+ * ("os/arch[/variant]", NULL for this machine's, EXPLICIT 1 when the user
+ * gave it), verify manifest and config digests, and fill PLAN.  E set on
+ * error. */
+int plan_image(struct image_store *s, const char *tag, const char *platform,
+               int explicit_platform, const struct image_limits *l,
+               struct image_plan *plan, struct sp_error *e);
+void plan_free(struct image_plan *plan);
+
+/* ---- the tree of kept entries (image_tree.c) ---- */
+
+enum inode_type { IN_GONE = 0, IN_FILE, IN_DIR, IN_LINK, IN_OTHER, IN_HARDLINK };
+
+struct inode {
+    char *name;
+    uint8_t type;                 /* enum inode_type */
+    uint8_t opaque;               /* delta dirs: .wh..wh..opq seen */
+    uint32_t mode;
+    uint64_t size;
+    char *data;                   /* FILE: kept content; HARDLINK: target path */
+    uint64_t kept;                /* bytes at DATA */
+    char *link;                   /* LINK: target as written */
+    struct inode **kids;          /* DIR: open-addressing table, CAP slots */
+    uint32_t nkids, cap;
+    char **wh;                    /* delta DIR: names whited out below it */
+    uint32_t nwh, capwh;
+};
+
+struct itree {
+    struct inode root;
+    uint64_t entries;
+    uint64_t kept_bytes;
+    const struct image_limits *limits;
+    char **pending;               /* paths of HARDLINK nodes to resolve against lower layers */
+    size_t npending, cappending;
+};
+
+struct itree *itree_new(const struct image_limits *l);
+void itree_free(struct itree *t);
+/* itree_normalise: check and normalise a tar entry name into OUT (no
+ * leading "./", no "." components, no trailing slash; "" is the root).
+ * -1 with a message in WHY for an absolute name, a ".." component, or a
+ * name longer than the limit. */
+int itree_normalise(const char *name, const struct image_limits *l, char *out,
+                    size_t outsz, const char **why);
+/* itree_add: the node for normalised PATH in a layer delta, created (with
+ * implicit parent directories) or reset to TYPE when it exists.  NULL with
+ * errno ENOMEM or E2BIG (entry bound). */
+struct inode *itree_add(struct itree *t, const char *path, enum inode_type type);
+/* itree_whiteout: record ".wh.NAME" (or the opaque marker when NAME is
+ * NULL) in directory DIRPATH of a delta. */
+int itree_whiteout(struct itree *t, const char *dirpath, const char *name);
+/* itree_lookup: the live node at normalised PATH, no links followed. */
+struct inode *itree_lookup(struct itree *t, const char *path);
+/* itree_merge: apply DELTA on top of MERGED (OCI layer.md "Applying
+ * Changesets"); DELTA is emptied.  -1 with E set (missing hard link
+ * target, bounds). */
+int itree_merge(struct itree *merged, struct itree *delta, const char *layer_name,
+                struct sp_error *e);
+/* itree_hardlink: PATH becomes a copy of the file or symlink TARGET (both
+ * normalised) of this layer, or, when TARGET is not in this layer, a link
+ * resolved against the lower layers by itree_merge().  -1 with errno
+ * EINVAL (target is a directory or special file), ENOMEM, E2BIG. */
+int itree_hardlink(struct itree *t, const char *path, const char *target);
+/* itree_pending: remember PATH, a hard link whose target is not in this
+ * layer, to resolve against the lower layers at merge time. */
+int itree_pending(struct itree *t, const char *path);
+/* itree_set_data: give FILE node N a copy of LEN bytes (counted against the
+ * kept total).  -1 with errno E2BIG or ENOMEM. */
+int itree_set_data(struct itree *t, struct inode *n, char *data, uint64_t len);
+/* itree_kids_sorted: live child names of directory N, sorted bytewise. */
+int itree_kids_sorted(const struct inode *n, char ***names, size_t *count);
+struct inode *inode_kid(const struct inode *dir, const char *name);
+
+/* ---- one layer (image_blob.c) ---- */
+
+struct layer_run {
+    const struct image_limits *limits;
+    atomic_int *cancel;           /* set by anyone to stop every layer */
+    atomic_uint_fast64_t *done;   /* blob bytes read, all layers */
+};
+
+/* layer_read: read L's blob to the end with its sha256, inflate it,
+ * take the diff_id of the inflated bytes, and scan the tar into L->delta.
+ * Returns 0, or -1 with L->failed and L->err set. */
+int layer_read(struct image_layer *l, const struct layer_run *run);
+
+#endif

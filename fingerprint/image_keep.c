@@ -1,0 +1,80 @@
+/* fingerprint/image_keep.c: which files of an image keep their content.
+ * The probes read a few kinds of file (os-release, dpkg and rpm databases,
+ * Python metadata, interpreter binaries for their version string, torch and
+ * Neuron markers, CUDA and EFA version files); everything else keeps only
+ * its name, type, mode and size.  The rules are patterns, generous on
+ * purpose so that a probe reading one more file of the same kind still
+ * finds it.  Must not read anything: a pure function of the path. */
+#include "image.h"
+
+#include <fnmatch.h>
+#include <string.h>
+
+/* Patterns over the whole path (no leading slash), fnmatch(3) with
+ * FNM_PATHNAME: '*' does not cross '/'. */
+static const char *const anchored[] = {
+    ".dockerenv", "run/.containerenv",
+    "etc/os-release", "usr/lib/os-release", "etc/*-release", "etc/*_version",
+    "etc/hostname", "etc/environment", "etc/hosts", "etc/resolv.conf",
+    "var/lib/dpkg/status", "var/lib/dpkg/status.d/*",
+    "var/lib/rpm/*", "usr/lib/sysimage/rpm/*",
+    "opt/aws/neuron/*", "opt/aws/neuron/*/*.txt", "opt/aws/neuron/*/*.json",
+    "opt/aws/neuron/*/version*",
+    "usr/local/cuda*/version.json", "usr/local/cuda*/version.txt",
+    "usr/local/cuda*/include/cuda.h",
+    "opt/amazon/efa_installed_packages", "opt/amazon/efa/*/version*",
+    "var/lib/dkms/*/*/source/dkms.conf", "usr/src/*/dkms.conf",
+    "proc/driver/nvidia/version",
+};
+
+/* Patterns over the last components of the path (as many as the pattern
+ * has), anywhere in the tree. */
+static const char *const suffix[] = {
+    "*.dist-info/METADATA", "*.dist-info/entry_points.txt", "*.dist-info/INSTALLER",
+    "*.dist-info/direct_url.json", "*.dist-info/top_level.txt", "*.dist-info/WHEEL",
+    "*.dist-info/RECORD", "*.dist-info/REQUESTED",
+    "*.egg-info", "*.egg-info/PKG-INFO", "*.egg-info/entry_points.txt",
+    "*.egg-info/requires.txt", "*.egg-info/top_level.txt", "*.egg-info/installed-files.txt",
+    "pyvenv.cfg", "conda-meta/*.json", "conda-meta/history",
+    "bin/python*", "bin/pypy*", "sbin/python*", "libpython*", "patchlevel.h",
+    "_sysconfigdata*.py",
+    "torch/version.py", "torch/_version.py",
+    "*-packages/torch*/*.py", "*-packages/torch*/*.json", "*-packages/torch*/*.txt",
+    "*-packages/*neuron*/*.py", "*-packages/*neuron*/*.json", "*-packages/*neuron*/*.txt",
+    "*-packages/jax*/version.py", "*-packages/nki*/*.py",
+    "*-packages/*.pth",
+};
+
+static size_t components(const char *s)
+{
+    size_t n = 1;
+    for (; *s; s++)
+        n += *s == '/';
+    return n;
+}
+
+/* The last K components of PATH (the whole path when it has fewer). */
+static const char *last_components(const char *path, size_t k)
+{
+    const char *p = path + strlen(path);
+    while (p > path) {
+        if (p[-1] == '/' && --k == 0)
+            return p;
+        p--;
+    }
+    return path;
+}
+
+uint64_t image_keep(const char *path, const struct image_limits *l)
+{
+    for (size_t i = 0; i < sizeof anchored / sizeof *anchored; i++)
+        if (fnmatch(anchored[i], path, FNM_PATHNAME) == 0)
+            return l->keep_file_max;
+    for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
+        size_t k = components(suffix[i]);
+        const char *tail = last_components(path, k);
+        if (components(tail) == k && fnmatch(suffix[i], tail, FNM_PATHNAME) == 0)
+            return l->keep_file_max;
+    }
+    return 0;
+}

@@ -1,0 +1,504 @@
+/* fingerprint/image_tree.c: the tree of an image's entries as the layers
+ * describe them (names, types, modes, sizes; content only of kept files),
+ * one delta per layer and the merge of deltas in order (OCI image-spec
+ * layer.md: whiteouts ".wh.NAME" and opaque ".wh..wh..opq" hide entries of
+ * LOWER layers only).  Never reads a file and never follows a symlink:
+ * resolution happens in image_root.c.
+ *
+ * A directory's children sit in an open-addressing hash table; a removed
+ * child stays as a tombstone of type IN_GONE (its content freed) so the
+ * table never needs deletion.
+ */
+#include "image_impl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;          /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+static void inode_clear(struct inode *n);
+
+static void inode_free(struct inode *n)
+{
+    if (n == NULL)
+        return;
+    inode_clear(n);
+    free(n->name);
+    free(n);
+}
+
+/* Free everything N holds but its name: it becomes IN_GONE. */
+static void inode_clear(struct inode *n)
+{
+    for (uint32_t i = 0; i < n->cap; i++)
+        inode_free(n->kids[i]);
+    free(n->kids);
+    for (uint32_t i = 0; i < n->nwh; i++)
+        free(n->wh[i]);
+    free(n->wh);
+    free(n->data);
+    free(n->link);
+    n->kids = NULL;
+    n->wh = NULL;
+    n->data = n->link = NULL;
+    n->nkids = n->cap = n->nwh = n->capwh = 0;
+    n->kept = n->size = 0;
+    n->opaque = 0;
+    n->type = IN_GONE;
+}
+
+struct inode *inode_kid(const struct inode *dir, const char *name)
+{
+    if (dir->cap == 0)
+        return NULL;
+    uint32_t m = dir->cap - 1;
+    for (uint32_t i = name_hash(name) & m;; i = (i + 1) & m) {
+        struct inode *k = dir->kids[i];
+        if (k == NULL)
+            return NULL;
+        if (strcmp(k->name, name) == 0)
+            return k;
+    }
+}
+
+static int kids_grow(struct inode *dir)
+{
+    uint32_t ncap = dir->cap ? dir->cap * 2 : 8;
+    struct inode **nk = calloc(ncap, sizeof *nk);
+    if (nk == NULL)
+        return -1;
+    for (uint32_t i = 0; i < dir->cap; i++) {
+        struct inode *k = dir->kids[i];
+        if (k == NULL)
+            continue;
+        uint32_t j = name_hash(k->name) & (ncap - 1);
+        while (nk[j])
+            j = (j + 1) & (ncap - 1);
+        nk[j] = k;
+    }
+    free(dir->kids);
+    dir->kids = nk;
+    dir->cap = ncap;
+    return 0;
+}
+
+/* The child NAME of DIR, created as a tombstone when absent (counted in
+ * T's entries).  NULL with errno. */
+static struct inode *kid_slot(struct itree *t, struct inode *dir, const char *name)
+{
+    struct inode *k = inode_kid(dir, name);
+    if (k)
+        return k;
+    if (t->entries >= t->limits->entries_max) {
+        errno = E2BIG;
+        return NULL;
+    }
+    if ((uint64_t)(dir->nkids + 1) * 2 > dir->cap && kids_grow(dir) != 0)
+        return NULL;
+    k = calloc(1, sizeof *k);
+    if (k == NULL || (k->name = strdup(name)) == NULL) {
+        free(k);
+        errno = ENOMEM;
+        return NULL;
+    }
+    uint32_t m = dir->cap - 1, i = name_hash(name) & m;
+    while (dir->kids[i])
+        i = (i + 1) & m;
+    dir->kids[i] = k;
+    dir->nkids++;
+    t->entries++;
+    return k;
+}
+
+struct itree *itree_new(const struct image_limits *l)
+{
+    struct itree *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->root.type = IN_DIR;
+    t->root.mode = 0755;
+    t->limits = l;
+    return t;
+}
+
+void itree_free(struct itree *t)
+{
+    if (t == NULL)
+        return;
+    inode_clear(&t->root);
+    for (size_t i = 0; i < t->npending; i++)
+        free(t->pending[i]);
+    free(t->pending);
+    free(t);
+}
+
+int itree_normalise(const char *name, const struct image_limits *l, char *out,
+                    size_t outsz, const char **why)
+{
+    size_t n = strlen(name);
+    if (n > l->name_max || n >= outsz) {
+        *why = "name longer than the limit";
+        return -1;
+    }
+    if (name[0] == '/') {
+        *why = "absolute entry name";
+        return -1;
+    }
+    size_t o = 0;
+    const char *p = name;
+    while (*p) {
+        size_t c = strcspn(p, "/");
+        if (c == 2 && p[0] == '.' && p[1] == '.') {
+            *why = "entry name with a '..' component";
+            return -1;
+        }
+        if (c > 0 && !(c == 1 && p[0] == '.')) {
+            if (o)
+                out[o++] = '/';
+            memcpy(out + o, p, c);
+            o += c;
+        }
+        p += c;
+        while (*p == '/')
+            p++;
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+/* Walk PATH from T's root creating directories; returns the parent
+ * directory node and points *BASE at the last component.  PATH is
+ * normalised and non-empty.  NULL with errno. */
+static struct inode *walk_parent(struct itree *t, const char *path, char *buf,
+                                 size_t bufsz, const char **base)
+{
+    struct inode *dir = &t->root;
+    snprintf(buf, bufsz, "%s", path);
+    char *p = buf;
+    for (;;) {
+        char *slash = strchr(p, '/');
+        if (slash == NULL)
+            break;
+        *slash = '\0';
+        struct inode *k = kid_slot(t, dir, p);
+        if (k == NULL)
+            return NULL;
+        if (k->type != IN_DIR) {
+            inode_clear(k);
+            k->type = IN_DIR;
+            k->mode = 0755;
+        }
+        dir = k;
+        p = slash + 1;
+    }
+    *base = p;
+    return dir;
+}
+
+struct inode *itree_add(struct itree *t, const char *path, enum inode_type type)
+{
+    char buf[SP_ROOT_PATH_MAX + 1];
+    const char *base;
+    if (path[0] == '\0')
+        return type == IN_DIR ? &t->root : (errno = EINVAL, NULL);
+    struct inode *dir = walk_parent(t, path, buf, sizeof buf, &base);
+    if (dir == NULL)
+        return NULL;
+    struct inode *k = kid_slot(t, dir, base);
+    if (k == NULL)
+        return NULL;
+    if (!(type == IN_DIR && k->type == IN_DIR)) {
+        inode_clear(k);               /* a later entry replaces an earlier one */
+        k->type = (uint8_t)type;
+    }
+    return k;
+}
+
+int itree_whiteout(struct itree *t, const char *dirpath, const char *name)
+{
+    struct inode *dir = dirpath[0] ? itree_add(t, dirpath, IN_DIR) : &t->root;
+    if (dir == NULL)
+        return -1;
+    if (name == NULL) {
+        dir->opaque = 1;
+        return 0;
+    }
+    if (t->entries >= t->limits->entries_max) {
+        errno = E2BIG;
+        return -1;
+    }
+    if (dir->nwh == dir->capwh) {
+        uint32_t nc = dir->capwh ? dir->capwh * 2 : 4;
+        char **nw = realloc(dir->wh, nc * sizeof *nw);
+        if (nw == NULL)
+            return -1;
+        dir->wh = nw;
+        dir->capwh = nc;
+    }
+    if ((dir->wh[dir->nwh] = strdup(name)) == NULL)
+        return -1;
+    dir->nwh++;
+    t->entries++;
+    return 0;
+}
+
+struct inode *itree_lookup(struct itree *t, const char *path)
+{
+    struct inode *n = &t->root;
+    const char *p = path;
+    char comp[SP_ROOT_PATH_MAX];
+    while (*p) {
+        size_t c = strcspn(p, "/");
+        if (c >= sizeof comp || n->type != IN_DIR)
+            return NULL;
+        memcpy(comp, p, c);
+        comp[c] = '\0';
+        n = inode_kid(n, comp);
+        if (n == NULL || n->type == IN_GONE)
+            return NULL;
+        p += c;
+        while (*p == '/')
+            p++;
+    }
+    return n;
+}
+
+int itree_pending(struct itree *t, const char *path)
+{
+    if (t->npending == t->cappending) {
+        size_t nc = t->cappending ? t->cappending * 2 : 8;
+        char **np = realloc(t->pending, nc * sizeof *np);
+        if (np == NULL)
+            return -1;
+        t->pending = np;
+        t->cappending = nc;
+    }
+    if ((t->pending[t->npending] = strdup(path)) == NULL)
+        return -1;
+    t->npending++;
+    return 0;
+}
+
+int itree_set_data(struct itree *t, struct inode *n, char *data, uint64_t len)
+{
+    if (t->kept_bytes + len > t->limits->keep_total_max) {
+        errno = E2BIG;
+        return -1;
+    }
+    free(n->data);
+    n->data = data;
+    n->kept = len;
+    t->kept_bytes += len;
+    return 0;
+}
+
+/* Copy regular file SRC into N (a hard link). */
+static int copy_file(struct itree *t, struct inode *n, const struct inode *src)
+{
+    n->type = IN_FILE;
+    n->mode = src->mode;
+    n->size = src->size;
+    if (src->kept == 0)
+        return 0;
+    char *d = malloc(src->kept + 1);
+    if (d == NULL)
+        return -1;
+    memcpy(d, src->data, src->kept);
+    d[src->kept] = '\0';
+    if (itree_set_data(t, n, d, src->kept) != 0) {
+        free(d);
+        return -1;
+    }
+    return 0;
+}
+
+int itree_hardlink(struct itree *t, const char *path, const char *target)
+{
+    struct inode *src = itree_lookup(t, target);
+    struct inode copy = { 0 };
+    if (src == NULL || src->type == IN_HARDLINK) {
+        /* not in this layer (or a link to one that is not): a lower layer's */
+        const char *to = src ? src->data : target;
+        char *d = strdup(to);
+        if (d == NULL)
+            return -1;
+        struct inode *n = itree_add(t, path, IN_HARDLINK);
+        if (n == NULL) {
+            free(d);
+            return -1;
+        }
+        n->data = d;
+        return itree_pending(t, path);
+    }
+    if (src->type != IN_FILE && src->type != IN_LINK) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (strcmp(path, target) == 0)
+        return 0;
+    /* copy first: adding PATH may replace an ancestor of TARGET */
+    copy.type = src->type;
+    copy.mode = src->mode;
+    copy.size = src->size;
+    if (src->link && (copy.link = strdup(src->link)) == NULL)
+        return -1;
+    if (src->kept) {
+        if ((copy.data = malloc(src->kept + 1)) == NULL) {
+            free(copy.link);
+            return -1;
+        }
+        memcpy(copy.data, src->data, src->kept);
+        copy.data[src->kept] = '\0';
+        copy.kept = src->kept;
+    }
+    struct inode *n = itree_add(t, path, (enum inode_type)copy.type);
+    if (n == NULL || (copy.kept && t->kept_bytes + copy.kept > t->limits->keep_total_max)) {
+        free(copy.data);
+        free(copy.link);
+        if (n)
+            errno = E2BIG;
+        return -1;
+    }
+    n->mode = copy.mode;
+    n->size = copy.size;
+    n->link = copy.link;
+    n->data = copy.data;
+    n->kept = copy.kept;
+    t->kept_bytes += copy.kept;
+    return 0;
+}
+
+/* Move everything of delta node SRC into merged node DST (not dirs). */
+static void move_node(struct inode *dst, struct inode *src)
+{
+    inode_clear(dst);
+    dst->type = src->type;
+    dst->mode = src->mode;
+    dst->size = src->size;
+    dst->data = src->data;
+    dst->kept = src->kept;
+    dst->link = src->link;
+    src->data = src->link = NULL;
+    src->kept = 0;
+}
+
+static int merge_dir(struct itree *mt, struct inode *dst, struct inode *src,
+                     struct sp_error *e, const char *layer_name)
+{
+    if (src->opaque)
+        for (uint32_t i = 0; i < dst->cap; i++)
+            if (dst->kids[i])
+                inode_clear(dst->kids[i]);
+    for (uint32_t i = 0; i < src->nwh; i++) {
+        struct inode *k = inode_kid(dst, src->wh[i]);
+        if (k)
+            inode_clear(k);
+    }
+    for (uint32_t i = 0; i < src->cap; i++) {
+        struct inode *c = src->kids[i];
+        if (c == NULL || c->type == IN_GONE)
+            continue;
+        struct inode *d = kid_slot(mt, dst, c->name);
+        if (d == NULL)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: more than %llu entries in the image",
+                           layer_name, (unsigned long long)mt->limits->entries_max);
+        if (c->type == IN_DIR) {
+            if (d->type != IN_DIR) {
+                inode_clear(d);
+                d->type = IN_DIR;
+            }
+            d->mode = c->mode;
+            if (merge_dir(mt, d, c, e, layer_name) != 0)
+                return -1;
+        } else {
+            move_node(d, c);
+        }
+    }
+    return 0;
+}
+
+int itree_merge(struct itree *merged, struct itree *delta, const char *layer_name,
+                struct sp_error *e)
+{
+    /* Hard links to files of lower layers, resolved before this layer's
+     * own entries land (tar order: the target existed when the link was
+     * written). */
+    for (size_t i = 0; i < delta->npending; i++) {
+        struct inode *n = itree_lookup(delta, delta->pending[i]);
+        if (n == NULL || n->type != IN_HARDLINK)
+            continue;            /* replaced later in the same layer */
+        char *target = n->data;
+        struct inode *src = itree_lookup(merged, target);
+        if (src && src->type == IN_LINK) {
+            n->data = NULL;
+            free(target);
+            n->type = IN_LINK;
+            n->mode = src->mode;
+            if ((n->link = strdup(src->link)) == NULL)
+                return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", layer_name);
+            continue;
+        }
+        if (src == NULL || src->type != IN_FILE) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: hard link %s points to %s, which is %s",
+                    layer_name, delta->pending[i], target,
+                    src ? "not a regular file" : "missing");
+            return -1;
+        }
+        n->data = NULL;
+        n->kept = 0;
+        if (copy_file(delta, n, src) != 0) {
+            free(target);
+            return sp_fail(e, SP_EXIT_INPUT, "%s: content kept past the limit of %llu bytes",
+                           layer_name, (unsigned long long)merged->limits->keep_total_max);
+        }
+        free(target);
+    }
+    merged->kept_bytes += delta->kept_bytes;
+    if (merged->kept_bytes > merged->limits->keep_total_max)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: content kept past the limit of %llu bytes",
+                       layer_name, (unsigned long long)merged->limits->keep_total_max);
+    delta->kept_bytes = 0;
+    return merge_dir(merged, &merged->root, &delta->root, e, layer_name);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int itree_kids_sorted(const struct inode *n, char ***names, size_t *count)
+{
+    size_t k = 0;
+    char **v = calloc(n->nkids + 1, sizeof *v);
+    if (v == NULL)
+        return -1;
+    for (uint32_t i = 0; i < n->cap; i++) {
+        struct inode *c = n->kids[i];
+        if (c == NULL || c->type == IN_GONE)
+            continue;
+        if (k >= SP_ROOT_DIR_ENTRIES_MAX) {
+            root_names_free(v, k);
+            errno = E2BIG;
+            return -1;
+        }
+        if ((v[k] = strdup(c->name)) == NULL) {
+            root_names_free(v, k);
+            errno = ENOMEM;
+            return -1;
+        }
+        k++;
+    }
+    if (k > 1)
+        qsort(v, k, sizeof *v, cmp_names);
+    *names = v;
+    *count = k;
+    return 0;
+}
