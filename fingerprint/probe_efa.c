@@ -1,9 +1,48 @@
-/* fingerprint/probe_efa.c: (to be written). */
+/* fingerprint/probe_efa.c: the EFA installer's version, from the first line
+ * of /opt/amazon/efa_installed_packages ("# EFA installer version: X.Y.Z"),
+ * and the loaded efa module's version (/sys/module/efa/version); DOMAIN.md
+ * section 7.  The adapter count is the pci probe's (efa.device.count).
+ * Must not: read anything else. */
+#include <errno.h>
+#include <string.h>
+
 #include "probe.h"
+#include "probe_util.h"
+
+#define EFA_RECORD "/opt/amazon/efa_installed_packages"
+#define EFA_MODULE "/sys/module/efa/version"
+#define EFA_PREFIX "# EFA installer version:"
 
 int probe_efa(struct probe_ctx *ctx, struct sp_error *e)
 {
-    (void)ctx;
-    (void)e;
+    char line[256];
+    if (root_read_line(ctx->root, EFA_RECORD, line, sizeof line) == 0) {
+        const char *v = NULL;
+        if (strncmp(line, EFA_PREFIX, strlen(EFA_PREFIX)) == 0) {
+            v = line + strlen(EFA_PREFIX);
+            v += strspn(v, " \t");
+        }
+        if (v && version_looks_valid(v)) {
+            if (probe_set(ctx, "efa.installer.version", v, EFA_RECORD) != 0)
+                goto nomem;
+        } else {
+            factset_warn(ctx->facts, "efa.installer.version: " EFA_RECORD ":1: not \""
+                         EFA_PREFIX " X.Y.Z\"");
+        }
+    } else if (errno != ENOENT) {
+        probe_warn_errno(ctx, "efa.installer.version", EFA_RECORD, errno);
+    }
+    if (root_read_line(ctx->root, EFA_MODULE, line, sizeof line) == 0) {
+        if (version_looks_valid(line)) {
+            if (probe_set(ctx, "efa.driver.version", line, EFA_MODULE) != 0)
+                goto nomem;
+        } else {
+            factset_warn(ctx->facts, "efa.driver.version: " EFA_MODULE ": malformed version");
+        }
+    } else if (errno != ENOENT) {
+        probe_warn_errno(ctx, "efa.driver.version", EFA_MODULE, errno);
+    }
     return 0;
+nomem:
+    return sp_fail(e, SP_EXIT_INPUT, "efa: out of memory");
 }

@@ -47,19 +47,48 @@ static int open_in(struct root *r, const char *path, int flags)
     return -1;
 }
 
-static int dir_read_file(struct root *r, const char *path, size_t max,
-                         char **buf, size_t *len)
+/* Open the regular file at PATH for reading.  The path is first opened
+ * O_PATH and checked, so a device node is never opened for reading (opening
+ * some devices has side effects) and a FIFO is refused without blocking; the
+ * second open is O_NONBLOCK as well, in case the tree changed in between,
+ * and must be the same inode.  Returns the descriptor, or -1 with errno
+ * (EISDIR, EINVAL for anything not a regular file). */
+static int open_regular(struct root *r, const char *path, struct stat *st)
 {
-    int fd = open_in(r, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-    struct stat st;
-    if (fd < 0)
+    int pfd = open_in(r, path, O_PATH);
+    struct stat pst;
+    if (pfd < 0)
         return -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int saved = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-        close(fd);
+    if (fstat(pfd, &pst) != 0) {
+        int saved = errno;
+        close(pfd);
         errno = saved;
         return -1;
     }
+    close(pfd);
+    if (!S_ISREG(pst.st_mode)) {
+        errno = S_ISDIR(pst.st_mode) ? EISDIR : EINVAL;
+        return -1;
+    }
+    int fd = open_in(r, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) || st->st_ino != pst.st_ino ||
+        st->st_dev != pst.st_dev) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
+static int dir_read_file(struct root *r, const char *path, size_t max,
+                         char **buf, size_t *len)
+{
+    struct stat st;
+    int fd = open_regular(r, path, &st);
+    if (fd < 0)
+        return -1;
     size_t cap = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
     if (cap < 4096)
         cap = max + 1 < 4096 ? max + 1 : 4096;
@@ -180,6 +209,10 @@ static int dir_read_link(struct root *r, const char *path, char **target)
         errno = saved == ENOENT ? EINVAL : saved;
         return -1;
     }
+    if ((size_t)n >= sizeof buf - 1) {
+        errno = ENAMETOOLONG;           /* the target may have been cut */
+        return -1;
+    }
     buf[n] = '\0';
     if ((*target = strdup(buf)) == NULL)
         return -1;
@@ -234,15 +267,10 @@ static int dir_realpath(struct root *r, const char *path, char **out)
 static int dir_scan_file(struct root *r, const char *path, uint64_t max,
                          int (*cb)(void *, const char *, size_t), void *ctx)
 {
-    int fd = open_in(r, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     struct stat st;
+    int fd = open_regular(r, path, &st);
     if (fd < 0)
         return -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        errno = EINVAL;
-        return -1;
-    }
     enum { CHUNK = 1 << 20 };
     char *b = malloc(CHUNK);
     uint64_t total = 0;
