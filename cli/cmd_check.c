@@ -1,12 +1,120 @@
-/* cli/cmd_check.c: stackprint check (to be written; see man/stackprint-check.1). */
+/* cli/cmd_check.c: stackprint check: load the policies, read the manifest,
+ * evaluate, write the report, choose the exit status (stackprint-check(1)).
+ * All the work is in checks/; this file only parses options and prints. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "checks/evaluate.h"
+#include "checks/policy.h"
+#include "checks/report.h"
 #include "commands.h"
+#include "manifest/manifest.h"
+
+static const char check_usage[] =
+    "usage: stackprint check --policy FILE|DIR [--policy ...] [--strict]\n"
+    "                        [--format text|json|junit|sarif|github] [-o FILE] MANIFEST\n"
+    "MANIFEST is a YAML or JSON manifest, '-' for stdin.  Exit status: 0 passed,\n"
+    "1 a requirement at error severity failed (with --strict, any), 2 usage,\n"
+    "4 unreadable input.\n";
+
+/* Colour only on a terminal, and never when NO_COLOR is set to anything but
+ * the empty string (no-color.org). */
+static int want_colour(const char *out)
+{
+    const char *nc = getenv("NO_COLOR");
+    if (nc && *nc)
+        return 0;
+    return (out == NULL || strcmp(out, "-") == 0) && isatty(STDOUT_FILENO);
+}
 
 int cmd_check(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "stackprint: check: not implemented in this build\n");
-    return SP_EXIT_USAGE;
+    static const struct option opts[] = {
+        { "policy", required_argument, NULL, 'p' },
+        { "format", required_argument, NULL, 'f' },
+        { "strict", no_argument, NULL, 's' },
+        { "output", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char **policies = calloc((size_t)argc + 1, sizeof *policies);
+    size_t npolicies = 0;
+    const char *out = NULL;
+    enum sp_format format = SP_FORMAT_TEXT;
+    struct sp_eval_ctx ctx = { 0 };
+    int c, rc;
+
+    if (policies == NULL) {
+        fprintf(stderr, "stackprint: check: out of memory\n");
+        return SP_EXIT_INPUT;
+    }
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":p:f:so:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': policies[npolicies++] = optarg; break;
+        case 'f':
+            if (sp_format_by_name(optarg, &format) != 0) {
+                free(policies);
+                return sp_usage_error("check", "unknown format '%s' (text, json, junit, sarif or github)",
+                                      optarg);
+            }
+            break;
+        case 's': ctx.flags |= SP_EVAL_STRICT; break;
+        case 'o': out = optarg; break;
+        case 'h': free(policies); fputs(check_usage, stdout); return SP_EXIT_OK;
+        case ':': free(policies); return sp_usage_error("check", "option '%s' needs a value", argv[optind - 1]);
+        default: free(policies); return sp_usage_error("check", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (npolicies == 0 || optind != argc - 1) {
+        free(policies);
+        if (npolicies == 0)
+            return sp_usage_error("check", "--policy is required");
+        return sp_usage_error("check", optind >= argc ? "a manifest is required"
+                                                      : "one manifest only");
+    }
+    const char *path = argv[optind];
+
+    struct sp_policy_set ps;
+    struct manifest m;
+    struct sp_report report;
+    struct sp_error e = { 0 };
+    char *buf = NULL;
+    size_t len = 0;
+    sp_policy_set_init(&ps);
+    manifest_init(&m);
+    sp_report_init(&report);
+    for (size_t i = 0; i < npolicies; i++)
+        if (sp_policy_load(&ps, policies[i], &e) != 0) {
+            rc = sp_error_print(&e);
+            goto done;
+        }
+    if (manifest_load(path, &m, &e) != 0) {
+        rc = sp_error_print(&e);
+        goto done;
+    }
+    factset_sort(&m.facts);
+    ctx.facts = &m.facts;
+    struct sp_report_meta meta = {
+        .manifest = path, .subject = m.subject, .stack_id = m.stack_id[0] ? m.stack_id : NULL,
+        .colour = format == SP_FORMAT_TEXT && want_colour(out),
+    };
+    if (sp_evaluate(&ps, &ctx, &report, &e) != 0 ||
+        sp_report_render(&report, &meta, format, &buf, &len, &e) != 0 ||
+        sp_write_output(out, buf, len, &e) != 0) {
+        rc = sp_error_print(&e);
+        goto done;
+    }
+    rc = report.passed ? SP_EXIT_OK : SP_EXIT_FAIL;
+done:
+    free(buf);
+    free(policies);
+    sp_report_free(&report);
+    manifest_free(&m);
+    sp_policy_set_free(&ps);
+    return rc;
 }

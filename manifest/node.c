@@ -384,3 +384,9 @@ struct sp_node *sp_node_parse(const char *buf, size_t len, const char *name,
         return parse_json(buf, len, name, e);
     return parse_yaml(buf, len, name, e);
 }
+
+struct sp_node *sp_node_parse_yaml(const char *buf, size_t len, const char *name,
+                                   struct sp_error *e)
+{
+    return parse_yaml(buf, len, name, e);
+}

@@ -40,6 +40,12 @@ struct sp_node {
 struct sp_node *sp_node_parse(const char *buf, size_t len, const char *name,
                               struct sp_error *e);
 
+/* sp_node_parse_yaml: as sp_node_parse, but always YAML (a flow mapping
+ * "{...}" is YAML too), so every node carries its line and column.  For
+ * inputs the format says are YAML (policies). */
+struct sp_node *sp_node_parse_yaml(const char *buf, size_t len, const char *name,
+                                   struct sp_error *e);
+
 void sp_node_free(struct sp_node *n);
 
 /* sp_node_get: the value of KEY in mapping N, or NULL (also when N is not a

@@ -1,0 +1,594 @@
+/* checks/policy.c: loading policy files strictly; see policy.h.  Reads
+ * only the policy files it is given; never reads the machine or a
+ * manifest, never evaluates. */
+#include "policy.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "manifest/facts.h"
+#include "manifest/manifest.h"
+#include "manifest/node.h"
+
+/* "FILE:LINE:COLUMN: what"; returns -1. */
+static int at(struct sp_error *e, const char *file, size_t line, size_t col,
+              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int at(struct sp_error *e, const char *file, size_t line, size_t col,
+              const char *fmt, ...)
+{
+    char what[SP_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s", file, line, col, what);
+}
+
+static int nomem(struct sp_error *e, const char *file)
+{
+    return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", file);
+}
+
+/* ---- tests ----------------------------------------------------------- */
+
+void sp_test_free(struct sp_test *t)
+{
+    for (size_t i = 0; i < t->nvalues; i++)
+        free(t->values[i]);
+    free(t->values);
+    free(t->shown);
+    sp_specifier_free(t->specifier);
+    memset(t, 0, sizeof *t);
+}
+
+static int set_values(struct sp_test *t, const char *const *values, size_t n)
+{
+    if ((t->values = calloc(n, sizeof *t->values)) == NULL)
+        return -1;
+    for (; t->nvalues < n; t->nvalues++)
+        if ((t->values[t->nvalues] = strdup(values[t->nvalues])) == NULL)
+            return -1;
+    return 0;
+}
+
+static int specifier_test(const char *text, const struct sp_scheme *scheme, int named,
+                          struct sp_test *t, struct sp_error *e)
+{
+    t->kind = SP_TEST_SPECIFIER;
+    if (sp_specifier_parse(text, scheme, &t->specifier, e) != 0)
+        return -1;
+    size_t n = strlen(text) + strlen(scheme->name) + 4;
+    if ((t->shown = malloc(n)) == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "out of memory");
+    snprintf(t->shown, n, named ? "%s (%s)" : "%s", text, scheme->name);
+    return 0;
+}
+
+int sp_test_from_text(const char *key, const char *text, struct sp_test *t,
+                      struct sp_error *e)
+{
+    memset(t, 0, sizeof *t);
+    if (text[0] == '\0')
+        return sp_fail(e, SP_EXIT_INPUT, "empty test (write absent for a fact that must not be there)");
+    if (strcmp(text, "present") == 0 || strcmp(text, "absent") == 0) {
+        t->kind = text[0] == 'p' ? SP_TEST_PRESENT : SP_TEST_ABSENT;
+    } else if (sp_specifier_looks_like(text)) {
+        if (specifier_test(text, sp_scheme_for_key(key), 0, t, e) != 0) {
+            sp_test_free(t);
+            return -1;
+        }
+        return 0;
+    } else {
+        t->kind = SP_TEST_EQUALS;
+        if (set_values(t, &text, 1) != 0)
+            goto nomem;
+    }
+    if ((t->shown = strdup(text)) == NULL)
+        goto nomem;
+    return 0;
+nomem:
+    sp_test_free(t);
+    return sp_fail(e, SP_EXIT_INPUT, "out of memory");
+}
+
+/* "one of a, b, c" */
+static char *one_of_shown(const struct sp_test *t)
+{
+    size_t n = sizeof "one of ";
+    for (size_t i = 0; i < t->nvalues; i++)
+        n += strlen(t->values[i]) + 2;
+    char *s = malloc(n);
+    if (s == NULL)
+        return NULL;
+    strcpy(s, "one of ");
+    for (size_t i = 0; i < t->nvalues; i++) {
+        if (i)
+            strcat(s, ", ");
+        strcat(s, t->values[i]);
+    }
+    return s;
+}
+
+static const char *const test_keys[] = { "one_of", "equals", "specifier", "scheme" };
+
+/* Check that every key of mapping N is in KNOWN. */
+static int known_keys(const struct sp_node *n, const char *const *known, size_t nknown,
+                      const char *where, const char *file, struct sp_error *e)
+{
+    for (size_t i = 0; i < n->count; i++) {
+        size_t k = 0;
+        while (k < nknown && strcmp(known[k], n->keys[i]) != 0)
+            k++;
+        if (k < nknown)
+            continue;
+        char list[256] = "";
+        for (k = 0; k < nknown; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", known[k]);
+        return at(e, file, n->key_lines[i], n->key_columns[i], "unknown key '%s' in %s (expected %s)",
+                  n->keys[i], where, list);
+    }
+    return 0;
+}
+
+static int scalar(const struct sp_node *n, const char *what, const char *file, struct sp_error *e)
+{
+    if (n->kind == SP_NODE_SCALAR)
+        return 0;
+    return at(e, file, n->line, n->column, "%s must be a text, not a %s", what,
+              n->kind == SP_NODE_MAP ? "mapping" : "list");
+}
+
+static int test_from_map(const char *file, const char *key, const struct sp_node *n,
+                         struct sp_test *t, struct sp_error *e)
+{
+    const struct sp_node *one_of = sp_node_get(n, "one_of", NULL);
+    const struct sp_node *equals = sp_node_get(n, "equals", NULL);
+    const struct sp_node *spec = sp_node_get(n, "specifier", NULL);
+    const struct sp_node *scheme = sp_node_get(n, "scheme", NULL);
+    struct sp_error ve;
+
+    if (known_keys(n, test_keys, 4, "a test", file, e) != 0)
+        return -1;
+    if ((one_of != NULL) + (equals != NULL) + (spec != NULL) != 1)
+        return at(e, file, n->line, n->column, "%s: a test mapping holds exactly one of one_of, equals, specifier", key);
+    if (scheme && !spec)
+        return at(e, file, scheme->line, scheme->column, "%s: scheme goes with specifier", key);
+    if (equals) {
+        if (scalar(equals, "equals", file, e) != 0)
+            return -1;
+        t->kind = SP_TEST_EQUALS;
+        if (set_values(t, (const char *const *)&equals->value, 1) != 0 ||
+            (t->shown = strdup(equals->value)) == NULL)
+            return nomem(e, file);
+        return 0;
+    }
+    if (one_of) {
+        if (one_of->kind != SP_NODE_SEQ || one_of->count == 0)
+            return at(e, file, one_of->line, one_of->column, "%s: one_of must be a list of texts, not empty", key);
+        t->kind = SP_TEST_ONE_OF;
+        if ((t->values = calloc(one_of->count, sizeof *t->values)) == NULL)
+            return nomem(e, file);
+        for (size_t i = 0; i < one_of->count; i++) {
+            if (scalar(one_of->items[i], "an item of one_of", file, e) != 0)
+                return -1;
+            if ((t->values[t->nvalues++] = strdup(one_of->items[i]->value)) == NULL)
+                return nomem(e, file);
+        }
+        if ((t->shown = one_of_shown(t)) == NULL)
+            return nomem(e, file);
+        return 0;
+    }
+    if (scalar(spec, "specifier", file, e) != 0)
+        return -1;
+    const struct sp_scheme *s = sp_scheme_for_key(key);
+    if (scheme) {
+        if (scalar(scheme, "scheme", file, e) != 0)
+            return -1;
+        if ((s = sp_scheme_by_name(scheme->value)) == NULL)
+            return at(e, file, scheme->line, scheme->column,
+                      "%s: unknown scheme '%s' (pep440, deb, rpm or dotted)", key, scheme->value);
+    }
+    if (!sp_specifier_looks_like(spec->value))
+        return at(e, file, spec->line, spec->column,
+                  "%s: '%s' is not a specifier set (it starts with an operator: == != < <= > >= ~= ===)",
+                  key, spec->value);
+    if (specifier_test(spec->value, s, scheme != NULL, t, &ve) != 0)
+        return at(e, file, spec->line, spec->column, "%s: %s", key, ve.msg);
+    return 0;
+}
+
+static int test_from_node(const char *file, const char *key, const struct sp_node *n,
+                          struct sp_test *t, struct sp_error *e)
+{
+    struct sp_error ve;
+    memset(t, 0, sizeof *t);
+    if (n->kind == SP_NODE_SCALAR) {
+        if (sp_test_from_text(key, n->value, t, &ve) != 0)
+            return at(e, file, n->line, n->column, "%s: %s", key, ve.msg);
+        return 0;
+    }
+    if (n->kind == SP_NODE_MAP)
+        return test_from_map(file, key, n, t, e);
+    return at(e, file, n->line, n->column,
+              "%s: a test is a text or a mapping (one_of, equals or specifier), not a list", key);
+}
+
+/* ---- fact keys and names --------------------------------------------- */
+
+/* NULL when KEY is a well-formed fact key, else why not (in BUF). */
+static const char *key_problem(const char *key, char *buf, size_t bufsz)
+{
+    size_t n = strlen(key);
+    if (n == 0)
+        return "empty fact key";
+    if (n > SP_FACT_KEY_MAX)
+        return "fact key longer than 256 bytes";
+    for (const char *p = key; *p; p++) {
+        char c = *p;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              strchr("._+-", c)))
+            return "a fact key holds only letters, digits and . _ + -";
+    }
+    if (key[0] == '.' || key[n - 1] == '.' || strstr(key, ".."))
+        return "empty part in the fact key";
+    /* pip names are recorded PEP 503-normalised: a policy naming another
+     * spelling would never find its fact */
+    const char *name = NULL;
+    if (strncmp(key, "pip.", 4) == 0)
+        name = key + 4;
+    else if (strncmp(key, "python.env.", 11) == 0 && (name = strstr(key + 11, ".pip.")) != NULL)
+        name += 5;
+    char norm[SP_FACT_KEY_MAX + 1];
+    if (name && fact_name_pep503(name, norm, sizeof norm) == 0 && strcmp(norm, name) != 0) {
+        snprintf(buf, bufsz, "pip names are recorded PEP 503-normalised: write %.*s%s",
+                 (int)(name - key), key, norm);
+        return buf;
+    }
+    return NULL;
+}
+
+static int name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > SP_POLICY_NAME_MAX)
+        return 0;
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+/* ---- requirements, rules, policies ------------------------------------ */
+
+static void requirements_free(struct sp_requirement *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(r[i].key);
+        sp_test_free(&r[i].test);
+    }
+    free(r);
+}
+
+static void rule_free(struct sp_rule *r)
+{
+    free(r->name);
+    free(r->message);
+    requirements_free(r->when, r->nwhen);
+    requirements_free(r->require, r->nrequire);
+    requirements_free(r->forbid, r->nforbid);
+}
+
+static void policy_free(struct sp_policy *p)
+{
+    free(p->name);
+    free(p->description);
+    free(p->source);
+    free(p->file);
+    requirements_free(p->when, p->nwhen);
+    for (size_t i = 0; i < p->nrules; i++)
+        rule_free(&p->rules[i]);
+    free(p->rules);
+}
+
+/* Mapping N (the value of WHAT) into *OUT. N may be NULL (absent). */
+static int requirements(const char *file, const char *what, const struct sp_node *n,
+                        struct sp_requirement **out, size_t *nout, struct sp_error *e)
+{
+    char why[SP_FACT_KEY_MAX + 96];
+    *out = NULL;
+    *nout = 0;
+    if (n == NULL)
+        return 0;
+    if (n->kind != SP_NODE_MAP)
+        return at(e, file, n->line, n->column, "%s must be a mapping of fact keys to tests", what);
+    if (n->count && (*out = calloc(n->count, sizeof **out)) == NULL)
+        return nomem(e, file);
+    for (size_t i = 0; i < n->count; i++) {
+        struct sp_requirement *r = &(*out)[i];
+        const char *problem = key_problem(n->keys[i], why, sizeof why);
+        if (problem)
+            return at(e, file, n->key_lines[i], n->key_columns[i], "'%s': %s", n->keys[i], problem);
+        if ((r->key = strdup(n->keys[i])) == NULL)
+            return nomem(e, file);
+        (*nout)++;
+        r->line = n->key_lines[i];
+        r->column = n->key_columns[i];
+        if (test_from_node(file, r->key, n->items[i], &r->test, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int optional_text(const char *file, const struct sp_node *map, const char *key,
+                         char **out, struct sp_error *e)
+{
+    const struct sp_node *n = sp_node_get(map, key, NULL);
+    *out = NULL;
+    if (n == NULL)
+        return 0;
+    if (scalar(n, key, file, e) != 0)
+        return -1;
+    return (*out = strdup(n->value)) ? 0 : nomem(e, file);
+}
+
+static const char *const rule_keys[] = { "name", "when", "require", "forbid", "severity", "message" };
+
+static int rule_parse(const char *file, const struct sp_node *n, const struct sp_policy *p,
+                      struct sp_rule *r, struct sp_error *e)
+{
+    if (n->kind != SP_NODE_MAP)
+        return at(e, file, n->line, n->column, "a rule must be a mapping");
+    if (known_keys(n, rule_keys, 6, "a rule", file, e) != 0)
+        return -1;
+    const struct sp_node *name = sp_node_get(n, "name", NULL);
+    if (name == NULL)
+        return at(e, file, n->line, n->column, "a rule needs a name");
+    if (scalar(name, "name", file, e) != 0)
+        return -1;
+    if (!name_ok(name->value))
+        return at(e, file, name->line, name->column,
+                  "rule name '%s' must be 1 to %d letters, digits, '.', '_' or '-'", name->value,
+                  SP_POLICY_NAME_MAX);
+    if (strcmp(name->value, "require") == 0 || strcmp(name->value, "forbid") == 0 ||
+        strcmp(name->value, "when") == 0)
+        return at(e, file, name->line, name->column,
+                  "rule name '%s' is reserved for the policy's own %s", name->value, name->value);
+    for (size_t i = 0; i < p->nrules; i++)
+        if (strcmp(p->rules[i].name, name->value) == 0)
+            return at(e, file, name->line, name->column, "two rules named '%s'", name->value);
+    if ((r->name = strdup(name->value)) == NULL)
+        return nomem(e, file);
+    const struct sp_node *sev = sp_node_get(n, "severity", NULL);
+    if (sev) {
+        if (scalar(sev, "severity", file, e) != 0)
+            return -1;
+        if (strcmp(sev->value, "error") == 0)
+            r->severity = SP_SEVERITY_ERROR;
+        else if (strcmp(sev->value, "warning") == 0)
+            r->severity = SP_SEVERITY_WARNING;
+        else
+            return at(e, file, sev->line, sev->column, "severity must be error or warning, not '%s'",
+                      sev->value);
+    }
+    if (optional_text(file, n, "message", &r->message, e) != 0 ||
+        requirements(file, "when", sp_node_get(n, "when", NULL), &r->when, &r->nwhen, e) != 0 ||
+        requirements(file, "require", sp_node_get(n, "require", NULL), &r->require, &r->nrequire, e) != 0 ||
+        requirements(file, "forbid", sp_node_get(n, "forbid", NULL), &r->forbid, &r->nforbid, e) != 0)
+        return -1;
+    if (r->nrequire + r->nforbid == 0)
+        return at(e, file, n->line, n->column, "rule '%s' requires and forbids nothing", r->name);
+    return 0;
+}
+
+static const char *const policy_keys[] = {
+    "policy", "description", "source", "when", "require", "forbid", "rules",
+};
+
+static int policy_from_node(const char *file, const struct sp_node *doc,
+                            const struct sp_policy_set *ps, struct sp_policy *p,
+                            struct sp_error *e)
+{
+    if (doc->kind != SP_NODE_MAP)
+        return at(e, file, doc->line, doc->column, "a policy must be a mapping");
+    if (known_keys(doc, policy_keys, 7, "a policy", file, e) != 0)
+        return -1;
+    const struct sp_node *name = sp_node_get(doc, "policy", NULL);
+    if (name == NULL)
+        return at(e, file, doc->line, doc->column, "missing key 'policy' (the policy's name)");
+    if (scalar(name, "policy", file, e) != 0)
+        return -1;
+    if (!name_ok(name->value))
+        return at(e, file, name->line, name->column,
+                  "policy name '%s' must be 1 to %d letters, digits, '.', '_' or '-'", name->value,
+                  SP_POLICY_NAME_MAX);
+    for (size_t i = 0; i < ps->count; i++)
+        if (strcmp(ps->policies[i].name, name->value) == 0)
+            return at(e, file, name->line, name->column, "policy '%s' is also defined in %s",
+                      name->value, ps->policies[i].file);
+    if ((p->name = strdup(name->value)) == NULL || (p->file = strdup(file)) == NULL)
+        return nomem(e, file);
+    if (optional_text(file, doc, "description", &p->description, e) != 0 ||
+        optional_text(file, doc, "source", &p->source, e) != 0 ||
+        requirements(file, "when", sp_node_get(doc, "when", NULL), &p->when, &p->nwhen, e) != 0)
+        return -1;
+
+    const struct sp_node *rules = sp_node_get(doc, "rules", NULL);
+    if (rules && rules->kind != SP_NODE_SEQ)
+        return at(e, file, rules->line, rules->column, "rules must be a list of rules");
+    size_t cap = 2 + (rules ? rules->count : 0);
+    if ((p->rules = calloc(cap, sizeof *p->rules)) == NULL)
+        return nomem(e, file);
+    static const char *const own[] = { "require", "forbid" };
+    for (int k = 0; k < 2; k++) {
+        struct sp_rule *r = &p->rules[p->nrules];
+        const struct sp_node *n = sp_node_get(doc, own[k], NULL);
+        if (n == NULL)
+            continue;
+        if ((r->name = strdup(own[k])) == NULL)
+            return nomem(e, file);
+        p->nrules++;
+        if (requirements(file, own[k], n, k ? &r->forbid : &r->require,
+                         k ? &r->nforbid : &r->nrequire, e) != 0)
+            return -1;
+    }
+    for (size_t i = 0; rules && i < rules->count; i++) {
+        struct sp_rule tmp = { 0 };
+        int rc = rule_parse(file, rules->items[i], p, &tmp, e);
+        if (rc != 0) {
+            rule_free(&tmp);
+            return -1;
+        }
+        p->rules[p->nrules++] = tmp;
+    }
+    size_t checks = 0;
+    for (size_t i = 0; i < p->nrules; i++)
+        checks += p->rules[i].nrequire + p->rules[i].nforbid;
+    if (checks == 0)
+        return at(e, file, doc->line, doc->column, "policy '%s' requires and forbids nothing", p->name);
+    return 0;
+}
+
+/* ---- sets and files --------------------------------------------------- */
+
+void sp_policy_set_init(struct sp_policy_set *ps)
+{
+    memset(ps, 0, sizeof *ps);
+}
+
+void sp_policy_set_free(struct sp_policy_set *ps)
+{
+    for (size_t i = 0; i < ps->count; i++)
+        policy_free(&ps->policies[i]);
+    free(ps->policies);
+    sp_policy_set_init(ps);
+}
+
+int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
+                    const char *name, struct sp_error *e)
+{
+    if (len > SP_POLICY_MAX_BYTES)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: larger than %u bytes (the policy size limit)",
+                       name, SP_POLICY_MAX_BYTES);
+    if (ps->count == ps->cap) {
+        size_t cap = ps->cap ? 2 * ps->cap : 16;
+        struct sp_policy *np = realloc(ps->policies, cap * sizeof *np);
+        if (np == NULL)
+            return nomem(e, name);
+        ps->policies = np;
+        ps->cap = cap;
+    }
+    struct sp_node *doc = sp_node_parse_yaml(buf, len, name, e);
+    if (doc == NULL)
+        return -1;
+    struct sp_policy p = { 0 };
+    int rc = policy_from_node(name, doc, ps, &p, e);
+    sp_node_free(doc);
+    if (rc != 0) {
+        policy_free(&p);
+        return -1;
+    }
+    ps->policies[ps->count++] = p;
+    return 0;
+}
+
+static int load_file(struct sp_policy_set *ps, const char *path, struct sp_error *e)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        int saved = errno;
+        close(fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: not a regular file", path);
+    }
+    if ((unsigned long long)st.st_size > SP_POLICY_MAX_BYTES) {
+        close(fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: larger than %u bytes (the policy size limit)",
+                       path, SP_POLICY_MAX_BYTES);
+    }
+    FILE *fp = fdopen(fd, "rb");
+    if (fp == NULL) {
+        close(fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+    }
+    char *buf;
+    size_t len;
+    int rc = sp_read_stream(fp, SP_POLICY_MAX_BYTES, &buf, &len);
+    int saved = errno;
+    fclose(fp);
+    if (rc != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path,
+                       saved == EFBIG ? "larger than 1048576 bytes (the policy size limit)"
+                                      : strerror(saved));
+    rc = sp_policy_parse(ps, buf, len, path, e);
+    free(buf);
+    return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_dir(struct sp_policy_set *ps, const char *path, struct sp_error *e)
+{
+    DIR *d = opendir(path);
+    char **names = NULL;
+    size_t n = 0;
+    int rc = -1;
+    struct dirent *de;
+    if (d == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+    if ((names = calloc(SP_POLICY_FILES_MAX, sizeof *names)) == NULL) {
+        nomem(e, path);
+        goto out;
+    }
+    while ((de = readdir(d)) != NULL) {
+        size_t l = strlen(de->d_name);
+        if (de->d_name[0] == '.' || l <= 5 || strcmp(de->d_name + l - 5, ".yaml") != 0)
+            continue;
+        if (n == SP_POLICY_FILES_MAX) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: more than %d policy files", path, SP_POLICY_FILES_MAX);
+            goto out;
+        }
+        if (asprintf(&names[n], "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/",
+                     de->d_name) < 0) {
+            names[n] = NULL;
+            nomem(e, path);
+            goto out;
+        }
+        n++;
+    }
+    if (n == 0) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: no *.yaml policy files", path);
+        goto out;
+    }
+    qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++)
+        if (load_file(ps, names[i], e) != 0)
+            goto out;
+    rc = 0;
+out:
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    closedir(d);
+    return rc;
+}
+
+int sp_policy_load(struct sp_policy_set *ps, const char *path, struct sp_error *e)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+    return S_ISDIR(st.st_mode) ? load_dir(ps, path, e) : load_file(ps, path, e);
+}

@@ -1,0 +1,110 @@
+/* checks/policy.h: policy files (stackprint-policy(5)), loaded strictly.
+ *
+ * A policy is one YAML document:
+ *   policy: NAME              required; letters, digits, '.', '_', '-'
+ *   description: TEXT         optional
+ *   source: TEXT              optional: the release note or table it encodes
+ *   when: {KEY: TEST, ...}    optional: the policy applies where all hold
+ *   require: {KEY: TEST, ...} each must hold
+ *   forbid: {KEY: TEST, ...}  none may hold
+ *   rules:                    each: name (required), when, require,
+ *     - name: NAME                  forbid, severity (error | warning,
+ *       ...                         default error), message
+ * A TEST is: present | absent | a specifier set (text starting with one of
+ * < > = ! ~) in the key's scheme | any other text, matched exactly |
+ * {one_of: [TEXT, ...]} | {equals: TEXT} | {specifier: SET, scheme: NAME}.
+ * Top-level require and forbid become the rules named "require" and
+ * "forbid", severity error; reports name a policy's own condition "when".
+ * A policy's rules may not use these three names.
+ *
+ * Strict loading: besides what manifest/node.h refuses (several documents,
+ * anchors, aliases, duplicate keys, nesting deeper than SP_NODE_DEPTH_MAX),
+ * unknown keys, wrong types, bad fact keys, bad specifiers and files larger
+ * than SP_POLICY_MAX_BYTES are errors "FILE:LINE:COLUMN: what" (exit
+ * status SP_EXIT_INPUT).
+ *
+ * Memory: a struct sp_policy_set owns everything in it; free it with
+ * sp_policy_set_free().  Nothing here prints or exits.
+ */
+#ifndef SP_POLICY_H
+#define SP_POLICY_H
+
+#include <stddef.h>
+
+#include "manifest/error.h"
+#include "specifier.h"
+
+#define SP_POLICY_MAX_BYTES (1u << 20)   /* largest policy file */
+#define SP_POLICY_FILES_MAX 1000         /* *.yaml files read from one folder */
+#define SP_POLICY_NAME_MAX 128           /* bytes in a policy or rule name */
+
+enum sp_severity { SP_SEVERITY_ERROR, SP_SEVERITY_WARNING };
+
+enum sp_test_kind {
+    SP_TEST_PRESENT, SP_TEST_ABSENT, SP_TEST_EQUALS, SP_TEST_ONE_OF, SP_TEST_SPECIFIER,
+};
+
+struct sp_test {
+    enum sp_test_kind kind;
+    char *shown;                     /* how reports show it: "==2.9.*", "one of trn1, trn2" */
+    char **values;                   /* EQUALS: 1 value; ONE_OF: the list */
+    size_t nvalues;
+    struct sp_specifier *specifier;  /* SPECIFIER */
+};
+
+struct sp_requirement {
+    char *key;                       /* a fact key */
+    struct sp_test test;
+    size_t line, column;             /* of the key in the policy file */
+};
+
+struct sp_rule {
+    char *name;
+    enum sp_severity severity;
+    char *message;                   /* NULL when none */
+    struct sp_requirement *when, *require, *forbid;
+    size_t nwhen, nrequire, nforbid;
+};
+
+struct sp_policy {
+    char *name, *description, *source;   /* description, source: NULL when none */
+    char *file;                          /* the file it was read from */
+    struct sp_requirement *when;
+    size_t nwhen;
+    struct sp_rule *rules;               /* "require", "forbid", then its own */
+    size_t nrules;
+};
+
+struct sp_policy_set {
+    struct sp_policy *policies;          /* in load order */
+    size_t count, cap;
+};
+
+void sp_policy_set_init(struct sp_policy_set *ps);
+void sp_policy_set_free(struct sp_policy_set *ps);
+
+/* sp_policy_parse: add the policy in BUF (LEN bytes of YAML; NAME is the
+ * file named in messages) to PS.  A name already in PS is an error.
+ * Returns 0, or -1 with E set (SP_EXIT_INPUT); PS is unchanged on error. */
+int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
+                    const char *name, struct sp_error *e);
+
+/* sp_policy_load: PATH is a policy file, or a folder whose "*.yaml" files
+ * (not hidden, not recursing, at most SP_POLICY_FILES_MAX) are loaded in
+ * bytewise order of name.  Only regular files are read (never blocking on
+ * a FIFO), each at most SP_POLICY_MAX_BYTES.  A folder without one is an
+ * error.  Returns 0, or -1 with E set (SP_EXIT_INPUT): "PATH: <strerror>",
+ * "PATH: not a regular file", "PATH: larger than 1048576 bytes",
+ * "PATH: no *.yaml policy files", "PATH: more than 1000 policy files", or
+ * any sp_policy_parse() error. */
+int sp_policy_load(struct sp_policy_set *ps, const char *path, struct sp_error *e);
+
+/* sp_test_from_text: the test a scalar TEXT means for fact KEY (present,
+ * absent, a specifier set in the key's scheme, or an exact value).  For
+ * callers building tests outside a file (and for unit tests).  Returns 0,
+ * or -1 with E set ("'TEXT': why"). */
+int sp_test_from_text(const char *key, const char *text, struct sp_test *t,
+                      struct sp_error *e);
+void sp_test_free(struct sp_test *t);
+
+#endif

@@ -1,0 +1,128 @@
+/* checks/report.c: choosing a report format and the wording every format
+ * shares; see report.h.  Format-specific layout belongs in
+ * report_<format>.c, not here. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    enum sp_format format;
+    int (*write)(const struct sp_report *, const struct sp_report_meta *, FILE *);
+} formats[] = {
+    { "text", SP_FORMAT_TEXT, sp_report_text },
+    { "json", SP_FORMAT_JSON, sp_report_json },
+    { "junit", SP_FORMAT_JUNIT, sp_report_junit },
+    { "sarif", SP_FORMAT_SARIF, sp_report_sarif },
+    { "github", SP_FORMAT_GITHUB, sp_report_github },
+};
+
+int sp_format_by_name(const char *name, enum sp_format *out)
+{
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (strcmp(formats[i].name, name) == 0) {
+            *out = formats[i].format;
+            return 0;
+        }
+    return -1;
+}
+
+int sp_report_render(const struct sp_report *r, const struct sp_report_meta *m,
+                     enum sp_format format, char **out, size_t *len, struct sp_error *e)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *fp = open_memstream(&buf, &n);
+    if (fp == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "check: out of memory");
+    int rc = -1;
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (formats[i].format == format)
+            rc = formats[i].write(r, m, fp);
+    if (fclose(fp) != 0 || rc != 0) {
+        free(buf);
+        return sp_fail(e, SP_EXIT_INPUT, "check: cannot render the report (out of memory)");
+    }
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+const char *sp_result_rule(const struct sp_result *res)
+{
+    return res->rule ? res->rule->name : "when";
+}
+
+const char *sp_result_supported(const struct sp_result *res, char *buf, size_t bufsz)
+{
+    static const char *const prefix[] = { "when ", "", "not " };
+    snprintf(buf, bufsz, "%s%s", prefix[res->role], res->requirement->test.shown);
+    return buf;
+}
+
+int sp_result_bad(const struct sp_result *res)
+{
+    return res->verdict == SP_VERDICT_VIOLATED || res->verdict == SP_VERDICT_MISSING ||
+           res->verdict == SP_VERDICT_INVALID;
+}
+
+const char *sp_result_explain(const struct sp_result *res, char *buf, size_t bufsz)
+{
+    char supported[512];
+    const char *message = res->rule ? res->rule->message : NULL;
+    sp_result_supported(res, supported, sizeof supported);
+    if (res->verdict == SP_VERDICT_INVALID)
+        snprintf(buf, bufsz, "%s", res->detail ? res->detail : "invalid");
+    else if (res->found == NULL)
+        snprintf(buf, bufsz, "missing, supported %s", supported);
+    else
+        snprintf(buf, bufsz, "found %s, supported %s", res->found, supported);
+    if (message) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, bufsz - n, ": %s", message);
+    }
+    return buf;
+}
+
+static const char *plural(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+const char *sp_report_summary(const struct sp_report *r, char *buf, size_t bufsz)
+{
+    snprintf(buf, bufsz,
+             "%zu %s, %zu %s: %zu ok, %zu violated, %zu missing, %zu invalid, %zu not applicable; "
+             "%zu %s, %zu %s%s: check %s",
+             r->policies, plural(r->policies, "policy", "policies"), r->count,
+             plural(r->count, "requirement", "requirements"), r->verdicts[SP_VERDICT_OK],
+             r->verdicts[SP_VERDICT_VIOLATED], r->verdicts[SP_VERDICT_MISSING],
+             r->verdicts[SP_VERDICT_INVALID], r->verdicts[SP_VERDICT_NOT_APPLICABLE], r->errors,
+             plural(r->errors, "error", "errors"), r->warnings,
+             plural(r->warnings, "warning", "warnings"), r->strict ? " (strict)" : "",
+             r->passed ? "passed" : "failed");
+    return buf;
+}
+
+size_t sp_put_escaped(FILE *fp, const char *s, const char *(*special)(unsigned char c))
+{
+    size_t shown = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        const char *rep = special ? special(*p) : NULL;
+        if (rep) {
+            if (fp)
+                fputs(rep, fp);
+            shown += strlen(rep);
+        } else if (*p < 0x20 || *p == 0x7f) {
+            if (fp)
+                fprintf(fp, "\\x%02x", *p);
+            shown += 4;
+        } else {
+            if (fp)
+                fputc(*p, fp);
+            shown += (*p & 0xc0) != 0x80;
+        }
+    }
+    return shown;
+}

@@ -1,0 +1,74 @@
+/* checks/report.h: rendering a check report (stackprint-check(1),
+ * "OUTPUT FORMATS"): text, json, junit, sarif, github.  Each format lives
+ * in its own checks/report_<format>.c and shares the helpers below; none
+ * decides verdicts (checks/evaluate.c does) and none prints: output goes
+ * into a memory buffer the caller writes.
+ *
+ * Memory: sp_report_render() returns a malloc'd buffer the caller frees.
+ */
+#ifndef SP_REPORT_H
+#define SP_REPORT_H
+
+#include <stdio.h>
+
+#include "evaluate.h"
+
+enum sp_format { SP_FORMAT_TEXT, SP_FORMAT_JSON, SP_FORMAT_JUNIT, SP_FORMAT_SARIF, SP_FORMAT_GITHUB };
+
+struct sp_report_meta {
+    const char *manifest;     /* the manifest's path as given; "-" for stdin */
+    const char *subject;      /* the manifest's subject, may be NULL */
+    const char *stack_id;     /* may be NULL */
+    int colour;               /* text: ANSI colours (the caller decides: a
+                                 terminal, and NO_COLOR unset or empty) */
+};
+
+/* sp_format_by_name: "text", "json", "junit", "sarif", "github" into *OUT;
+ * 0, or -1 for any other name. */
+int sp_format_by_name(const char *name, enum sp_format *out);
+
+/* sp_report_render: R as FORMAT into *OUT (*LEN bytes, NUL-terminated;
+ * caller frees).  Returns 0, or -1 with E set (SP_EXIT_INPUT, out of
+ * memory). */
+int sp_report_render(const struct sp_report *r, const struct sp_report_meta *m,
+                     enum sp_format format, char **out, size_t *len, struct sp_error *e);
+
+/* ---- for the report_<format>.c files ---------------------------------- */
+
+/* Each writes R to FP; 0, or -1 on a write or allocation failure. */
+int sp_report_text(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp);
+int sp_report_json(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp);
+int sp_report_junit(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp);
+int sp_report_sarif(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp);
+int sp_report_github(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp);
+
+/* The rule's name, or "when" for a policy's own undecidable condition. */
+const char *sp_result_rule(const struct sp_result *res);
+
+/* What the requirement supports, as shown: the test as written, "not X"
+ * for a forbidden test, "when X" for a condition.  Into BUF (truncated to
+ * BUFSZ); returns BUF. */
+const char *sp_result_supported(const struct sp_result *res, char *buf, size_t bufsz);
+
+/* 1 for violated, missing and invalid. */
+int sp_result_bad(const struct sp_result *res);
+
+/* The one-line explanation of a bad result, without the key: "found X,
+ * supported Y" (or "missing", or the invalid detail), then the rule's
+ * message when it has one.  Into BUF; returns BUF. */
+const char *sp_result_explain(const struct sp_result *res, char *buf, size_t bufsz);
+
+/* The summary line, without a newline: "3 policies, 12 requirements: 8 ok,
+ * 2 violated, 1 missing, 0 invalid, 1 not applicable; 2 errors, 1 warning:
+ * check failed".  Into BUF; returns BUF. */
+const char *sp_report_summary(const struct sp_report *r, char *buf, size_t bufsz);
+
+/* sp_put_escaped: write S to FP; a byte for which SPECIAL returns text is
+ * replaced by that text; other control characters (below 0x20, 0x7f) by
+ * "\xNN", so no report carries terminal escapes or bytes XML forbids.
+ * SPECIAL may be NULL; FP may be NULL to only measure.  Returns the number
+ * of characters shown (UTF-8 continuation bytes not counted), for aligning
+ * columns. */
+size_t sp_put_escaped(FILE *fp, const char *s, const char *(*special)(unsigned char c));
+
+#endif

@@ -1,0 +1,123 @@
+/* checks/report_sarif.c: SARIF 2.1.0 (OASIS "Static Analysis Results
+ * Interchange Format", the sarif-schema-2.1.0.json shape code scanning
+ * reads), built with jansson: one run; one reporting descriptor per policy
+ * rule, id "<policy>/<rule>" (stable: names come from the policy files);
+ * one result per bad verdict, located at the manifest (artifactLocation)
+ * and the fact key (logicalLocations).  Passing results are not findings
+ * and are left out. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+/* A relative-reference URI for PATH: bytes outside RFC 3986's unreserved
+ * set and "/" are percent-encoded.  Caller frees; NULL on ENOMEM. */
+static char *path_uri(const char *path)
+{
+    static const char keep[] = "-._~/";
+    char *u = malloc(3 * strlen(path) + 1), *o = u;
+    if (u == NULL)
+        return NULL;
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr(keep, *p))
+            *o++ = (char)*p;
+        else
+            o += sprintf(o, "%%%02X", *p);
+    }
+    *o = '\0';
+    return u;
+}
+
+static const char *level(const struct sp_result *res)
+{
+    return res->severity == SP_SEVERITY_ERROR ? "error" : "warning";
+}
+
+static void rule_id(const struct sp_result *res, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s", res->policy->name, sp_result_rule(res));
+}
+
+static json_t *descriptor(const struct sp_result *res, const char *id)
+{
+    const struct sp_policy *p = res->policy;
+    const char *shortd = res->rule && res->rule->message ? res->rule->message : id;
+    json_t *props = json_pack("{s:s, s:s}", "policy", p->name, "policy-file", p->file);
+    if (props && p->source)
+        json_object_set_new(props, "source", json_string(p->source));
+    json_t *d = json_pack("{s:s, s:{s:s}, s:{s:s}, s:o*}", "id", id, "shortDescription", "text",
+                          shortd, "defaultConfiguration", "level", level(res), "properties", props);
+    if (d && p->description)
+        json_object_set_new(d, "fullDescription", json_pack("{s:s}", "text", p->description));
+    return d;
+}
+
+int sp_report_sarif(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp)
+{
+    char id[2 * SP_POLICY_NAME_MAX + 8], fingerprint[sizeof id + SP_FACT_KEY_MAX + 2];
+    char explain[2048], supported[1024], *message = NULL;
+    json_t *rules = json_array(), *results = json_array(), *doc = NULL;
+    size_t *index = calloc(r->count + 1, sizeof *index), nrules = 0;
+    char *uri = strcmp(m->manifest, "-") == 0 ? NULL : path_uri(m->manifest);
+    int rc = -1;
+    if (rules == NULL || results == NULL || index == NULL)
+        goto out;
+    for (size_t i = 0; i < r->count; i++) {   /* descriptors: first result of each rule */
+        const struct sp_result *res = &r->results[i];
+        size_t k = 0;
+        while (k < i && !(r->results[k].policy == res->policy && r->results[k].rule == res->rule))
+            k++;
+        if (k < i) {
+            index[i] = index[k];
+            continue;
+        }
+        rule_id(res, id, sizeof id);
+        index[i] = nrules++;
+        if (json_array_append_new(rules, descriptor(res, id)) != 0)
+            goto out;
+    }
+    for (size_t i = 0; i < r->count; i++) {
+        const struct sp_result *res = &r->results[i];
+        if (!sp_result_bad(res))
+            continue;
+        rule_id(res, id, sizeof id);
+        snprintf(fingerprint, sizeof fingerprint, "%s/%s", id, res->requirement->key);
+        sp_result_explain(res, explain, sizeof explain);
+        free(message);
+        if (asprintf(&message, "%s: %s", res->requirement->key, explain) < 0) {
+            message = NULL;
+            goto out;
+        }
+        json_t *loc = json_pack("{s:[{s:s}]}", "logicalLocations", "name", res->requirement->key);
+        if (loc && uri)
+            json_object_set_new(loc, "physicalLocation",
+                                json_pack("{s:{s:s}}", "artifactLocation", "uri", uri));
+        json_t *o = json_pack(
+            "{s:s, s:I, s:s, s:{s:s}, s:[o*], s:{s:s}, s:{s:s, s:s?, s:s, s:s}}", "ruleId", id,
+            "ruleIndex", (json_int_t)index[i], "level", level(res), "message", "text", message,
+            "locations", loc, "partialFingerprints", "stackprint/v1", fingerprint,
+            "properties", "verdict", sp_verdict_name(res->verdict), "found", res->found,
+            "supported", sp_result_supported(res, supported, sizeof supported), "key",
+            res->requirement->key);
+        if (o == NULL || json_array_append_new(results, o) != 0)
+            goto out;
+    }
+    doc = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:O}}, s:O}]}",
+                    "$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
+                    "runs", "tool", "driver", "name", "stackprint", "version", SP_VERSION,
+                    "rules", rules, "results", results);
+    if (doc == NULL)
+        goto out;
+    rc = json_dumpf(doc, fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', fp) != EOF ? 0 : -1;
+out:
+    json_decref(doc);
+    json_decref(rules);
+    json_decref(results);
+    free(index);
+    free(uri);
+    free(message);
+    return rc;
+}
