@@ -93,6 +93,9 @@ int plan_image(struct image_store *s, const char *tag, const char *platform,
                int explicit_platform, const struct image_limits *l,
                struct image_plan *plan, struct sp_error *e);
 void plan_free(struct image_plan *plan);
+/* image_check_platform: 0 when PLATFORM is NULL or "os/arch[/variant]";
+ * else -1 with E set (SP_EXIT_USAGE). */
+int image_check_platform(const char *platform, struct sp_error *e);
 
 /* ---- the tree of kept entries (image_tree.c) ---- */
 

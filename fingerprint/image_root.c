@@ -423,6 +423,8 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
         image_limits_default(&defaults);
         l = &defaults;
     }
+    if (image_check_platform(o->platform, e) != 0)
+        return NULL;
     if (image_parse_spec(o->spec, &path, &tag) != 0) {
         sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", o->spec);
         goto fail;

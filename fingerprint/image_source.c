@@ -622,6 +622,12 @@ static int parse_platform(const char *s, struct platform *p, struct sp_error *e)
     return 0;
 }
 
+int image_check_platform(const char *platform, struct sp_error *e)
+{
+    struct platform p;
+    return platform ? parse_platform(platform, &p, e) : 0;
+}
+
 static int platform_matches(const struct platform *p, const char *os, const char *arch,
                             const char *variant)
 {
@@ -684,12 +690,17 @@ static int choose(struct image_store *s, const char *file, struct cands *c, cons
     }
     *which = 0;
     if (c->n > 1 || (explicit_platform && c->v[0].os)) {
-        size_t match = 0, found = 0;
-        for (size_t i = 0; i < c->n; i++)
-            if (platform_matches(p, c->v[i].os, c->v[i].arch, c->v[i].variant)) {
+        /* an entry without a platform in its descriptor may be any: it
+         * stays a candidate */
+        size_t match = 0, found = 0, known = 0;
+        for (size_t i = 0; i < c->n; i++) {
+            known += c->v[i].os != NULL;
+            if (c->v[i].os == NULL ||
+                platform_matches(p, c->v[i].os, c->v[i].arch, c->v[i].variant)) {
                 if (found++ == 0)
                     match = i;
             }
+        }
         if (found == 0) {
             size_t o = 0;
             list[0] = '\0';
@@ -703,8 +714,8 @@ static int choose(struct image_store *s, const char *file, struct cands *c, cons
         }
         if (found > 1) {
             list_refs(c, list, sizeof list);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %zu images match; name one with :TAG "
-                           "(tags: %s)", s->path, found, list);
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %zu images match%s; name one with :TAG "
+                           "(tags: %s)", s->path, found, known ? " the platform" : "", list);
         }
         *which = match;
     }
