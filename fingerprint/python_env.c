@@ -1,0 +1,1570 @@
+/* fingerprint/python_env.c: a Python interpreter and its environment, read
+ * through the root only (see python_env.h for what it mirrors).  It never
+ * runs the interpreter, never reads a METADATA body, and records what it
+ * could not decide as a warning. */
+#include "python_env.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------- small helpers ---------- */
+
+static void pwarn(struct probe_ctx *ctx, int flags, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void pwarn(struct probe_ctx *ctx, int flags, const char *fmt, ...)
+{
+    if (flags & PY_QUIET)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    factset_vwarn(ctx->facts, fmt, ap);
+    va_end(ap);
+}
+
+static void pwarn_errno(struct probe_ctx *ctx, int flags, const char *what,
+                        const char *path, int err)
+{
+    if (!(flags & PY_QUIET))
+        probe_warn_errno(ctx, what, path, err);
+}
+
+static int copy(char *out, size_t outsz, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= outsz) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(out, s, n + 1);
+    return 0;
+}
+
+/* Lexical normalisation of an absolute path (os.path.normpath): no "//",
+ * no ".", ".." removes the previous component (never above "/"). */
+static void normpath(char *p)
+{
+    char *w = p;
+    const char *r = p;
+    while (*r) {
+        while (*r == '/')
+            r++;
+        const char *s = r;
+        while (*r && *r != '/')
+            r++;
+        size_t n = (size_t)(r - s);
+        if (n == 0 || (n == 1 && s[0] == '.'))
+            continue;
+        if (n == 2 && s[0] == '.' && s[1] == '.') {
+            while (w > p && *--w != '/')
+                ;
+            continue;
+        }
+        *w++ = '/';
+        memmove(w, s, n);
+        w += n;
+    }
+    if (w == p)
+        *w++ = '/';
+    *w = '\0';
+}
+
+/* dirname of absolute P into OUT ("/" for "/x" and "/"). */
+static void dirname_of(const char *p, char *out, size_t outsz)
+{
+    const char *slash = strrchr(p, '/');
+    size_t n = slash ? (size_t)(slash - p) : 0;
+    if (n == 0) {
+        snprintf(out, outsz, "/");
+        return;
+    }
+    snprintf(out, outsz, "%.*s", (int)n, p);
+}
+
+static const char *basename_of(const char *p)
+{
+    const char *slash = strrchr(p, '/');
+    return slash ? slash + 1 : p;
+}
+
+static int join(char *out, size_t outsz, const char *a, const char *b)
+{
+    return sp_path_join(out, outsz, a, b);
+}
+
+static int is_file(struct root *r, const char *path)
+{
+    struct root_stat st;
+    return root_stat(r, path, 1, &st) == 0 && st.type == ROOT_T_FILE;
+}
+
+static int ends_with_ci(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+/* "python3.11" -> 11; "python3.12t" -> 12; else -1. */
+static int minor_from_name(const char *name)
+{
+    if (strncmp(name, "python3.", 8) != 0 || !isdigit((unsigned char)name[8]))
+        return -1;
+    long v = strtol(name + 8, NULL, 10);
+    return v >= 0 && v < 1000 ? (int)v : -1;
+}
+
+/* ---------- the fact buffer ---------- */
+
+int py_factbuf_add(struct py_factbuf *fb, const char *key, const char *value,
+                   const char *evidence)
+{
+    if (fb->n == fb->cap) {
+        size_t ncap = fb->cap ? fb->cap * 2 : 64;
+        struct py_fact *nv = realloc(fb->v, ncap * sizeof *nv);
+        if (nv == NULL)
+            return -1;
+        fb->v = nv;
+        fb->cap = ncap;
+    }
+    struct py_fact *f = &fb->v[fb->n];
+    f->key = strdup(key);
+    f->value = strdup(value);
+    f->evidence = evidence ? strdup(evidence) : NULL;
+    if (f->key == NULL || f->value == NULL || (evidence && f->evidence == NULL)) {
+        free(f->key);
+        free(f->value);
+        free(f->evidence);
+        errno = ENOMEM;
+        return -1;
+    }
+    fb->n++;
+    return 0;
+}
+
+static int cmp_py_fact(const void *a, const void *b)
+{
+    return strcmp(((const struct py_fact *)a)->key, ((const struct py_fact *)b)->key);
+}
+
+void py_factbuf_free(struct py_factbuf *fb)
+{
+    for (size_t i = 0; i < fb->n; i++) {
+        free(fb->v[i].key);
+        free(fb->v[i].value);
+        free(fb->v[i].evidence);
+    }
+    free(fb->v);
+    memset(fb, 0, sizeof *fb);
+}
+
+int py_factbuf_flush(struct probe_ctx *ctx, struct py_factbuf *fb)
+{
+    int rc = 0;
+    if (fb->n > 1)
+        qsort(fb->v, fb->n, sizeof *fb->v, cmp_py_fact);   /* stable enough: keys unique per writer */
+    factset_sort(ctx->facts);
+    for (size_t i = 0; i < fb->n && rc == 0; i++)
+        rc = probe_set(ctx, fb->v[i].key, fb->v[i].value, fb->v[i].evidence);
+    py_factbuf_free(fb);
+    return rc;
+}
+
+/* ---------- small files ---------- */
+
+/* Read a small text file; NULL with errno on failure. */
+static char *read_small(struct root *r, const char *path, size_t max)
+{
+    char *buf;
+    size_t len;
+    if (root_read_file(r, path, max, &buf, &len) != 0)
+        return NULL;
+    return buf;
+}
+
+/* ---------- sys.path assembly ---------- */
+
+static int have_dir(const struct py_interp *pi, const char *path)
+{
+    for (size_t i = 0; i < pi->ndirs; i++)
+        if (strcmp(pi->dirs[i], path) == 0)
+            return 1;
+    return 0;
+}
+
+/* Append folder PATH (normalised) if it exists and is new.  Returns 1 if
+ * added, 0 if not, -1 on ENOMEM. */
+static int add_dir(struct probe_ctx *ctx, int flags, struct py_interp *pi,
+                   const char *path)
+{
+    char p[SP_ROOT_PATH_MAX];
+    if (copy(p, sizeof p, path) != 0 || p[0] != '/')
+        return 0;
+    normpath(p);
+    if (have_dir(pi, p) || !root_is_dir(ctx->root, p))
+        return 0;
+    if (pi->ndirs >= PY_SYS_PATH_MAX) {
+        pwarn(ctx, flags, "python: %s: more than %d sys.path folders; the rest not read",
+              p, PY_SYS_PATH_MAX);
+        return 0;
+    }
+    size_t i = pi->ndirs;
+    if ((pi->dirs[i] = strdup(p)) == NULL)
+        return -1;
+    pi->names[i] = NULL;
+    pi->nnames[i] = 0;
+    pi->ndirs++;
+    char **names;
+    size_t n;
+    if (root_list_dir(ctx->root, p, &names, &n) == 0) {
+        pi->names[i] = names;
+        pi->nnames[i] = n;
+    } else if (errno == ENOMEM) {
+        return -1;
+    } else {
+        pwarn_errno(ctx, flags, "python", p, errno);
+    }
+    return 1;
+}
+
+/* One .pth file (site.addpackage): lines that are not comments, not blank
+ * and do not start with "import " / "import\t" name folders relative to
+ * SITEDIR; those that exist are appended. */
+static int add_pth(struct probe_ctx *ctx, int flags, struct py_interp *pi,
+                   const char *sitedir, const char *name)
+{
+    char path[SP_ROOT_PATH_MAX];
+    if (join(path, sizeof path, sitedir, name) != 0)
+        return 0;
+    char *buf = read_small(ctx->root, path, PY_PTH_FILE_MAX);
+    if (buf == NULL) {
+        if (errno == ENOMEM)
+            return -1;
+        pwarn_errno(ctx, flags, "python", path, errno);
+        return 0;
+    }
+    char *p = buf;
+    if (pi->minor >= 13 && (unsigned char)p[0] == 0xef &&
+        (unsigned char)p[1] == 0xbb && (unsigned char)p[2] == 0xbf)
+        p += 3;   /* 3.13 reads .pth files as utf-8-sig */
+    int lines = 0, rc = 0;
+    while (*p && rc >= 0) {
+        char *line = p;
+        size_t n = strcspn(p, "\r\n");
+        p += n;
+        if (*p == '\r' && p[1] == '\n')
+            p++;
+        if (*p)
+            *p++ = '\0';
+        else
+            line[n] = '\0';
+        if (line[0] == '#')
+            continue;
+        size_t k = strlen(line);
+        while (k > 0 && isspace((unsigned char)line[k - 1]))
+            line[--k] = '\0';
+        if (k == 0)
+            continue;
+        if (strncmp(line, "import ", 7) == 0 || strncmp(line, "import\t", 7) == 0)
+            continue;
+        if (++lines > PY_PTH_LINES_MAX) {
+            pwarn(ctx, flags, "python: %s: more than %d folder lines; the rest not read",
+                  path, PY_PTH_LINES_MAX);
+            break;
+        }
+        char dir[SP_ROOT_PATH_MAX];
+        if (line[0] == '/') {
+            if (copy(dir, sizeof dir, line) != 0)
+                continue;
+        } else if (join(dir, sizeof dir, sitedir, line) != 0) {
+            continue;
+        }
+        rc = add_dir(ctx, flags, pi, dir);
+    }
+    free(buf);
+    return rc < 0 ? -1 : 0;
+}
+
+/* site.addsitedir: the folder, then its .pth files in sorted order. */
+static int add_site_dir(struct probe_ctx *ctx, int flags, struct py_interp *pi,
+                        const char *path)
+{
+    int added = add_dir(ctx, flags, pi, path);
+    if (added <= 0)
+        return added;
+    size_t i = pi->ndirs - 1;
+    char *dir = pi->dirs[i];
+    char **names = pi->names[i];
+    size_t n = pi->nnames[i], files = 0;
+    for (size_t k = 0; k < n; k++) {
+        const char *name = names[k];
+        size_t l = strlen(name);
+        if (l < 4 || strcmp(name + l - 4, ".pth") != 0)
+            continue;
+        if (pi->minor >= 13 && name[0] == '.')
+            continue;
+        if (++files > PY_PTH_FILES_MAX) {
+            pwarn(ctx, flags, "python: %s: more than %d .pth files; the rest not read",
+                  dir, PY_PTH_FILES_MAX);
+            break;
+        }
+        if (add_pth(ctx, flags, pi, dir, name) != 0)
+            return -1;
+    }
+    return 1;
+}
+
+/* site.getsitepackages([PREFIX]) for this interpreter, added in order. */
+static int add_site_packages(struct probe_ctx *ctx, int flags, struct py_interp *pi,
+                             const char *prefix, int virtual_env)
+{
+    char p[SP_ROOT_PATH_MAX];
+    int m = pi->minor;
+    if (pi->debian) {
+        /* Debian's patched site.py (python3.X package, debian/patches). */
+        if (virtual_env) {
+            snprintf(p, sizeof p, "%s/lib/python3.%d/site-packages", prefix, m);
+            if (add_site_dir(ctx, flags, pi, p) < 0)
+                return -1;
+        }
+        snprintf(p, sizeof p, "%s/local/lib/python3.%d/dist-packages", prefix, m);
+        if (add_site_dir(ctx, flags, pi, p) < 0)
+            return -1;
+        snprintf(p, sizeof p, "%s/lib/python3/dist-packages", prefix);
+        if (add_site_dir(ctx, flags, pi, p) < 0)
+            return -1;
+        snprintf(p, sizeof p, "%s/lib/python3.%d/dist-packages", prefix, m);
+        return add_site_dir(ctx, flags, pi, p) < 0 ? -1 : 0;
+    }
+    /* Upstream: {platlibdir}/python3.X/site-packages, then lib/ when the
+     * platlibdir is not lib (lib64 builds, e.g. Fedora). */
+    snprintf(p, sizeof p, "%s/%s/python3.%d/site-packages", prefix, pi->libdir, m);
+    if (add_site_dir(ctx, flags, pi, p) < 0)
+        return -1;
+    if (strcmp(pi->libdir, "lib") != 0) {
+        snprintf(p, sizeof p, "%s/lib/python3.%d/site-packages", prefix, m);
+        if (add_site_dir(ctx, flags, pi, p) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---------- opening an interpreter ---------- */
+
+/* pyvenv.cfg next to the unresolved executable or one folder up
+ * (site.venv()).  Returns 1 when one applies, 0 when none, -1 ENOMEM. */
+static int read_venv_cfg(struct probe_ctx *ctx, int flags, struct py_interp *pi,
+                         char *home, size_t homesz)
+{
+    char exe_dir[SP_ROOT_PATH_MAX], site_prefix[SP_ROOT_PATH_MAX], cfg[SP_ROOT_PATH_MAX];
+    dirname_of(pi->exe, exe_dir, sizeof exe_dir);
+    dirname_of(exe_dir, site_prefix, sizeof site_prefix);
+    const char *cands[2] = { exe_dir, site_prefix };
+    home[0] = '\0';
+    for (int i = 0; i < 2; i++) {
+        if (join(cfg, sizeof cfg, cands[i], "pyvenv.cfg") != 0 || !is_file(ctx->root, cfg))
+            continue;
+        copy(pi->venv_cfg, sizeof pi->venv_cfg, cfg);
+        copy(pi->prefix, sizeof pi->prefix, site_prefix);
+        pi->venv = 1;
+        pi->system_site = 1;   /* site.py's default when the key is absent */
+        char *buf = read_small(ctx->root, cfg, PY_SMALL_FILE_MAX);
+        if (buf == NULL) {
+            if (errno == ENOMEM)
+                return -1;
+            pwarn_errno(ctx, flags, "python", cfg, errno);
+            return 1;
+        }
+        for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line;
+             line = strtok_r(NULL, "\n", &save)) {
+            char *eq = strchr(line, '=');
+            if (eq == NULL)
+                continue;
+            *eq = '\0';
+            char *k = line, *v = eq + 1;
+            while (isspace((unsigned char)*k))
+                k++;
+            while (isspace((unsigned char)*v))
+                v++;
+            for (char *e = k + strlen(k); e > k && isspace((unsigned char)e[-1]);)
+                *--e = '\0';
+            for (char *e = v + strlen(v); e > v && isspace((unsigned char)e[-1]);)
+                *--e = '\0';
+            for (char *c = k; *c; c++)
+                *c = (char)tolower((unsigned char)*c);
+            if (strcmp(k, "include-system-site-packages") == 0)
+                pi->system_site = strcasecmp(v, "true") == 0;
+            else if (strcmp(k, "home") == 0)
+                snprintf(home, homesz, "%s", v);
+            else if ((strcmp(k, "version") == 0 || strcmp(k, "version_info") == 0) &&
+                     (pi->venv_version[0] == '\0' || strcmp(k, "version") == 0))
+                snprintf(pi->venv_version, sizeof pi->venv_version, "%s", v);
+        }
+        free(buf);
+        return 1;
+    }
+    return 0;
+}
+
+static int has_landmark(struct root *r, const char *dir, const char *libdir, int minor)
+{
+    char p[SP_ROOT_PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s/python3.%d/os.py", strcmp(dir, "/") ? dir : "", libdir, minor);
+    if (is_file(r, p))
+        return 1;
+    snprintf(p, sizeof p, "%s/%s/python3.%d/os.pyc", strcmp(dir, "/") ? dir : "", libdir, minor);
+    return is_file(r, p);
+}
+
+/* The stdlib landmark search of getpath.py, climbing from START.  Fills
+ * pi->base, pi->libdir, pi->stdlib and (when unknown) pi->minor.  Returns 0,
+ * 1 when not found or ambiguous (warned). */
+static int find_stdlib(struct probe_ctx *ctx, int flags, struct py_interp *pi,
+                       const char *start)
+{
+    static const char *const libdirs[] = { "lib", "lib64" };
+    char d[SP_ROOT_PATH_MAX];
+    if (copy(d, sizeof d, start) != 0)
+        return 1;
+    for (int up = 0; up < PY_UPWARD_MAX; up++) {
+        for (int l = 0; l < 2; l++) {
+            int minor = pi->minor;
+            if (minor < 0) {
+                /* Which python3.X under D/lib has the landmark? */
+                char ld[SP_ROOT_PATH_MAX];
+                char **names;
+                size_t n;
+                if (join(ld, sizeof ld, d, libdirs[l]) != 0 ||
+                    root_list_dir(ctx->root, ld, &names, &n) != 0)
+                    continue;
+                int found = -1, several = 0;
+                for (size_t i = 0; i < n; i++) {
+                    int m = minor_from_name(names[i]);
+                    if (m >= 0 && names[i][8 + strspn(names[i] + 8, "0123456789")] == '\0' &&
+                        has_landmark(ctx->root, d, libdirs[l], m)) {
+                        several |= found >= 0 && found != m;
+                        found = m;
+                    }
+                }
+                root_names_free(names, n);
+                if (several) {
+                    pwarn(ctx, flags, "python: %s: several lib/python3.X folders and no "
+                          "version in the interpreter's name; environment not read", ld);
+                    return 1;
+                }
+                minor = found;
+            }
+            if (minor >= 0 && has_landmark(ctx->root, d, libdirs[l], minor)) {
+                pi->minor = minor;
+                copy(pi->base, sizeof pi->base, d);
+                snprintf(pi->libdir, sizeof pi->libdir, "%s", libdirs[l]);
+                snprintf(pi->stdlib, sizeof pi->stdlib, "%s/%s/python3.%d",
+                         strcmp(d, "/") ? d : "", libdirs[l], minor);
+                return 0;
+            }
+        }
+        if (strcmp(d, "/") == 0)
+            break;
+        char up_dir[SP_ROOT_PATH_MAX];
+        dirname_of(d, up_dir, sizeof up_dir);
+        copy(d, sizeof d, up_dir);
+    }
+    pwarn(ctx, flags, "python: %s: no lib/python3.X/os.py found from %s upward; "
+          "environment not read", pi->exe, start);
+    return 1;
+}
+
+/* Does the stdlib's site.py know dist-packages (Debian's patch)? */
+struct find_ctx {
+    const char *needle;
+    size_t nl;
+    char tail[64];
+    size_t tl;
+    int found;
+};
+
+static int find_cb(void *vctx, const char *chunk, size_t n)
+{
+    struct find_ctx *f = vctx;
+    char edge[128];
+    size_t take = n < f->nl ? n : f->nl;
+    memcpy(edge, f->tail, f->tl);
+    memcpy(edge + f->tl, chunk, take);
+    if (memmem(edge, f->tl + take, f->needle, f->nl) || memmem(chunk, n, f->needle, f->nl)) {
+        f->found = 1;
+        return 1;
+    }
+    f->tl = n < f->nl ? n : f->nl - 1;
+    memcpy(f->tail, chunk + n - f->tl, f->tl);
+    return 0;
+}
+
+static int file_contains(struct root *r, const char *path, const char *needle, uint64_t max)
+{
+    struct find_ctx f = { .needle = needle, .nl = strlen(needle) };
+    if (root_scan_file(r, path, max, find_cb, &f) != 0)
+        return 0;
+    return f.found;
+}
+
+void py_interp_free(struct py_interp *pi)
+{
+    for (size_t i = 0; i < pi->ndirs; i++) {
+        free(pi->dirs[i]);
+        root_names_free(pi->names[i], pi->nnames[i]);
+        pi->dirs[i] = NULL;
+        pi->names[i] = NULL;
+    }
+    pi->ndirs = 0;
+}
+
+int py_interp_open(struct probe_ctx *ctx, const char *exe, const char *how,
+                   int flags, struct py_interp *pi)
+{
+    struct root *r = ctx->root;
+    memset(pi, 0, sizeof *pi);
+    pi->minor = -1;
+    snprintf(pi->how, sizeof pi->how, "%s", how);
+    if (exe[0] != '/' || copy(pi->exe, sizeof pi->exe, exe) != 0) {
+        pwarn(ctx, flags, "python: %s: not an absolute path inside the root", exe);
+        return 1;
+    }
+    normpath(pi->exe);
+    struct root_stat st;
+    if (root_stat(r, pi->exe, 1, &st) != 0) {
+        pwarn_errno(ctx, flags, "python", pi->exe, errno);
+        return 1;
+    }
+    if (st.type != ROOT_T_FILE) {
+        pwarn(ctx, flags, "python: %s: not a regular file", pi->exe);
+        return 1;
+    }
+    char *real = NULL;
+    if (root_realpath(r, pi->exe, &real) != 0) {
+        if (errno == ENOMEM)
+            return -1;
+        pwarn_errno(ctx, flags, "python", pi->exe, errno);
+        return 1;
+    }
+    copy(pi->real, sizeof pi->real, real);
+    free(real);
+
+    char home[SP_ROOT_PATH_MAX];
+    int v = read_venv_cfg(ctx, flags, pi, home, sizeof home);
+    if (v < 0)
+        return -1;
+    pi->minor = minor_from_name(basename_of(pi->real));
+    if (pi->minor < 0)
+        pi->minor = minor_from_name(basename_of(pi->exe));
+
+    char start[SP_ROOT_PATH_MAX];
+    if (pi->venv && home[0] == '/')
+        copy(start, sizeof start, home);
+    else
+        dirname_of(pi->real, start, sizeof start);
+    normpath(start);
+    if (pi->venv && home[0] == '/') {
+        /* `home` names the base's bin folder; if it no longer holds the
+         * base, climb from the resolved binary instead */
+        if (find_stdlib(ctx, PY_QUIET, pi, start) != 0) {
+            dirname_of(pi->real, start, sizeof start);
+            if (find_stdlib(ctx, flags, pi, start) != 0)
+                return 1;
+        }
+    } else if (find_stdlib(ctx, flags, pi, start) != 0) {
+        return 1;
+    }
+    if (!pi->venv)
+        copy(pi->prefix, sizeof pi->prefix, pi->base);
+
+    char sitepy[SP_ROOT_PATH_MAX];
+    if (join(sitepy, sizeof sitepy, pi->stdlib, "site.py") == 0)
+        pi->debian = file_contains(r, sitepy, "dist-packages", 1u << 20);
+
+    /* sys.path: $PYTHONPATH, the stdlib, then what site.py adds. */
+    int workload_live = (flags & PY_WORKLOAD) && r->live;
+    if (workload_live) {
+        const char *pp = probe_getenv(ctx, "PYTHONPATH");
+        while (pp && *pp) {
+            size_t n = strcspn(pp, ":");
+            char d[SP_ROOT_PATH_MAX];
+            if (n > 0 && n < sizeof d && pp[0] == '/') {
+                memcpy(d, pp, n);
+                d[n] = '\0';
+                if (add_dir(ctx, flags, pi, d) < 0)
+                    return -1;
+            }
+            pp += n;
+            if (*pp == ':')
+                pp++;
+        }
+    }
+    char d[SP_ROOT_PATH_MAX];
+    if (add_dir(ctx, flags, pi, pi->stdlib) < 0)
+        return -1;
+    if (join(d, sizeof d, pi->stdlib, "lib-dynload") == 0 && add_dir(ctx, flags, pi, d) < 0)
+        return -1;
+
+    if (pi->venv) {
+        if (add_site_packages(ctx, flags, pi, pi->prefix, 1) < 0)
+            return -1;
+        if (pi->system_site && add_site_packages(ctx, flags, pi, pi->base, 1) < 0)
+            return -1;
+        return 0;
+    }
+    if (workload_live) {
+        const char *nouser = probe_getenv(ctx, "PYTHONNOUSERSITE");
+        const char *ubase = probe_getenv(ctx, "PYTHONUSERBASE");
+        const char *homeenv = probe_getenv(ctx, "HOME");
+        char ub[SP_ROOT_PATH_MAX] = "";
+        if (ubase && ubase[0] == '/')
+            snprintf(ub, sizeof ub, "%s", ubase);
+        else if (homeenv && homeenv[0] == '/')
+            snprintf(ub, sizeof ub, "%s/.local", homeenv);
+        if (!(nouser && *nouser) && ub[0]) {
+            snprintf(d, sizeof d, "%s/lib/python3.%d/site-packages", ub, pi->minor);
+            if (add_site_dir(ctx, flags, pi, d) < 0)
+                return -1;
+        }
+    }
+    return add_site_packages(ctx, flags, pi, pi->base, 0) < 0 ? -1 : 0;
+}
+
+/* ---------- choosing the workload interpreter ---------- */
+
+/* Is the file at PATH a pyenv shim (a script that mentions pyenv)?  When it
+ * is, and the shim names PYENV_ROOT, copy that into ROOTOUT. */
+static int is_pyenv_shim(struct root *r, const char *path, char *rootout, size_t rsz)
+{
+    char *buf;
+    size_t len;
+    rootout[0] = '\0';
+    if (root_read_file(r, path, PY_SMALL_FILE_MAX, &buf, &len) != 0)
+        return 0;
+    int shim = len > 2 && buf[0] == '#' && buf[1] == '!' && memchr(buf, '\0', len) == NULL &&
+               strstr(buf, "pyenv") != NULL;
+    const char *x = shim ? strstr(buf, "export PYENV_ROOT=\"") : NULL;
+    if (x) {
+        x += strlen("export PYENV_ROOT=\"");
+        size_t n = strcspn(x, "\"\n");
+        if (x[n] == '"' && n < rsz && x[0] == '/')
+            snprintf(rootout, rsz, "%.*s", (int)n, x);
+    }
+    free(buf);
+    return shim;
+}
+
+/* The versions pyenv would use, as one string of words, and where from:
+ * $PYENV_VERSION, a .python-version in $PWD or above, $PYENV_ROOT/version,
+ * else "system". */
+static int pyenv_versions(struct probe_ctx *ctx, const char *pyroot, char *out,
+                          size_t outsz, char *from, size_t fromsz)
+{
+    const char *env = probe_getenv(ctx, "PYENV_VERSION");
+    if (env && *env) {
+        snprintf(out, outsz, "%s", env);
+        for (char *c = out; *c; c++)
+            if (*c == ':')
+                *c = ' ';
+        snprintf(from, fromsz, "$PYENV_VERSION");
+        return 0;
+    }
+    char dir[SP_ROOT_PATH_MAX], file[SP_ROOT_PATH_MAX];
+    const char *pwd = probe_getenv(ctx, "PWD");
+    int have_pwd = pwd && pwd[0] == '/' && copy(dir, sizeof dir, pwd) == 0;
+    if (have_pwd)
+        normpath(dir);
+    for (int up = 0; have_pwd && up < PY_UPWARD_MAX + 16; up++) {
+        if (join(file, sizeof file, dir, ".python-version") == 0 && is_file(ctx->root, file))
+            goto read;
+        if (strcmp(dir, "/") == 0)
+            break;
+        char parent[SP_ROOT_PATH_MAX];
+        dirname_of(dir, parent, sizeof parent);
+        copy(dir, sizeof dir, parent);
+    }
+    if (join(file, sizeof file, pyroot, "version") != 0 || !is_file(ctx->root, file)) {
+        snprintf(out, outsz, "system");
+        snprintf(from, fromsz, "pyenv's default");
+        return 0;
+    }
+read: {
+        char *buf = read_small(ctx->root, file, PY_SMALL_FILE_MAX);
+        if (buf == NULL)
+            return errno == ENOMEM ? -1 : 1;
+        /* words, comments from '#' to the end of the line */
+        out[0] = '\0';
+        size_t w = 0;
+        for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line;
+             line = strtok_r(NULL, "\n", &save)) {
+            char *hash = strchr(line, '#');
+            if (hash)
+                *hash = '\0';
+            for (char *s2 = NULL, *word = strtok_r(line, " \t\r", &s2); word;
+                 word = strtok_r(NULL, " \t\r", &s2)) {
+                int n = snprintf(out + w, outsz - w, "%s%s", w ? " " : "", word);
+                if (n < 0 || (size_t)n >= outsz - w)
+                    break;
+                w += (size_t)n;
+            }
+        }
+        free(buf);
+        snprintf(from, fromsz, "%s", file);
+        if (w == 0) {
+            snprintf(out, outsz, "system");
+        }
+        return 0;
+    }
+}
+
+/* Is PATH an executable regular file (links followed)? */
+static int is_exec(struct root *r, const char *path)
+{
+    struct root_stat st;
+    return root_stat(r, path, 1, &st) == 0 && st.type == ROOT_T_FILE && (st.mode & 0111);
+}
+
+/* Search $PATH for python3, resolving pyenv shims.  SKIP_SHIMS: pyenv said
+ * "system", so shims folders are passed over.  Returns 0 with EXE and HOW
+ * filled, 1 when not found, -1 ENOMEM. */
+static int search_path(struct probe_ctx *ctx, int flags, const char *path_env, int skip_shims,
+                       char *exe, size_t exesz, char *how, size_t howsz)
+{
+    const char *p = path_env;
+    for (int entries = 0; p && *p && entries < PY_PATH_ENTRIES_MAX; entries++) {
+        size_t n = strcspn(p, ":");
+        char dir[SP_ROOT_PATH_MAX], cand[SP_ROOT_PATH_MAX];
+        int ok = n > 0 && n < sizeof dir && p[0] == '/';
+        if (ok) {
+            memcpy(dir, p, n);
+            dir[n] = '\0';
+        }
+        p += n;
+        if (*p == ':')
+            p++;
+        if (!ok || join(cand, sizeof cand, dir, "python3") != 0 || !is_exec(ctx->root, cand))
+            continue;
+        char pyroot[SP_ROOT_PATH_MAX];
+        if (!is_pyenv_shim(ctx->root, cand, pyroot, sizeof pyroot)) {
+            copy(exe, exesz, cand);
+            snprintf(how, howsz, "first python3 on $PATH%s", skip_shims ?
+                     " after the pyenv shims (pyenv version \"system\")" : "");
+            return 0;
+        }
+        if (skip_shims)
+            continue;
+        /* a pyenv shim: which version would it run? */
+        const char *envroot = probe_getenv(ctx, "PYENV_ROOT");
+        const char *homeenv = probe_getenv(ctx, "HOME");
+        if (pyroot[0] != '\0')
+            ;   /* the shim exports its own PYENV_ROOT, which wins */
+        else if (envroot && envroot[0] == '/')
+            snprintf(pyroot, sizeof pyroot, "%s", envroot);
+        else if (homeenv && homeenv[0] == '/')
+            snprintf(pyroot, sizeof pyroot, "%s/.pyenv", homeenv);
+        if (pyroot[0] == '\0') {
+            pwarn(ctx, flags, "python: %s: a pyenv shim, but PYENV_ROOT is unknown", cand);
+            continue;
+        }
+        char versions[1024], from[SP_ROOT_PATH_MAX + 32];
+        int rc = pyenv_versions(ctx, pyroot, versions, sizeof versions, from, sizeof from);
+        if (rc < 0)
+            return -1;
+        if (rc > 0) {
+            pwarn(ctx, flags, "python: %s: a pyenv shim whose version file cannot be read", cand);
+            continue;
+        }
+        char *save = NULL;
+        for (char *word = strtok_r(versions, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
+            if (strcmp(word, "system") == 0) {
+                int s = search_path(ctx, flags, path_env, 1, exe, exesz, how, howsz);
+                if (s <= 0)
+                    return s;
+                continue;
+            }
+            char vexe[SP_ROOT_PATH_MAX];
+            if (strchr(word, '/') != NULL ||
+                snprintf(vexe, sizeof vexe, "%s/versions/%s/bin/python3", pyroot, word) >=
+                    (int)sizeof vexe)
+                continue;
+            if (is_exec(ctx->root, vexe)) {
+                copy(exe, exesz, vexe);
+                if (snprintf(how, howsz, "first python3 on $PATH is the pyenv shim %s; "
+                             "pyenv version %s from %s", cand, word, from) >= (int)howsz)
+                    how[howsz - 1] = '\0';
+                return 0;
+            }
+            pwarn(ctx, flags, "python: %s: pyenv version %s (from %s) is not installed",
+                  vexe, word, from);
+        }
+    }
+    return 1;
+}
+
+int py_choose_workload(struct probe_ctx *ctx, int flags, struct py_interp *pi)
+{
+    static const char *const std_bins[] = {
+        "/usr/local/bin/python3", "/usr/bin/python3", "/bin/python3",
+    };
+    char exe[SP_ROOT_PATH_MAX], how[1024];
+    flags |= PY_WORKLOAD;
+    memset(pi, 0, sizeof *pi);
+    if (ctx->python) {
+        snprintf(how, sizeof how, "--python %s", ctx->python);
+        return py_interp_open(ctx, ctx->python, how, flags, pi);
+    }
+    if (ctx->root->live) {
+        const char *venv = probe_getenv(ctx, "VIRTUAL_ENV");
+        if (venv && venv[0] == '/') {
+            snprintf(exe, sizeof exe, "%s/bin/python3", venv);
+            if (root_exists(ctx->root, exe)) {
+                snprintf(how, sizeof how, "$VIRTUAL_ENV=%s", venv);
+                return py_interp_open(ctx, exe, how, flags, pi);
+            }
+            pwarn(ctx, flags, "python: %s: $VIRTUAL_ENV names a folder without "
+                  "bin/python3; looking on $PATH", exe);
+        }
+        const char *path = probe_getenv(ctx, "PATH");
+        int rc = search_path(ctx, flags, path, 0, exe, sizeof exe, how, sizeof how);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            return py_interp_open(ctx, exe, how, flags, pi);
+    }
+    for (size_t i = 0; i < sizeof std_bins / sizeof *std_bins; i++) {
+        if (!root_exists(ctx->root, std_bins[i]))
+            continue;
+        snprintf(how, sizeof how, "first of /usr/local/bin/python3, /usr/bin/python3, "
+                 "/bin/python3%s", ctx->root->live ? " (none on $PATH)" : "");
+        return py_interp_open(ctx, std_bins[i], how, flags, pi);
+    }
+    pwarn(ctx, flags, "python: no python3 found (%s/usr/local/bin, /usr/bin, /bin)",
+          ctx->root->live ? "$PATH, " : "");
+    return 1;
+}
+
+/* ---------- the full version ---------- */
+
+/* Parse "N[aN|bN|rcN][+]" at S (at most LEN bytes).  Returns the token
+ * length (after the "3.M." needle) when it ends in a NUL inside the buffer,
+ * 0 when it does not match, -1 when the buffer ends first. */
+static long version_tail(const char *s, size_t len)
+{
+    size_t i = 0, d = 0;
+    while (i < len && isdigit((unsigned char)s[i]) && d < 4) {
+        i++;
+        d++;
+    }
+    if (i == len)
+        return -1;
+    if (d == 0)
+        return 0;
+    const char *pre[] = { "rc", "a", "b" };
+    for (int k = 0; k < 3; k++) {
+        size_t pl = strlen(pre[k]);
+        if (len - i >= pl && memcmp(s + i, pre[k], pl) == 0) {
+            size_t j = i + pl, dd = 0;
+            while (j < len && isdigit((unsigned char)s[j]) && dd < 4) {
+                j++;
+                dd++;
+            }
+            if (j == len)
+                return -1;
+            if (dd > 0)
+                i = j;
+            break;
+        }
+    }
+    if (i < len && s[i] == '+')
+        i++;
+    if (i == len)
+        return -1;
+    return s[i] == '\0' ? (long)i : 0;
+}
+
+/* First acceptable match starting in [FROM, TO) of BUF; -1 if none.  A
+ * match whose end lies beyond LEN is not accepted (the caller sees it
+ * again with more bytes). */
+static long scan_range(const char *buf, size_t len, size_t from, size_t to, int minor,
+                       char *out, size_t outsz)
+{
+    char needle[16];
+    int nl = snprintf(needle, sizeof needle, "3.%d.", minor);
+    if (from < 1)
+        from = 1;
+    size_t pos = from;
+    while (pos < to && pos < len) {
+        const char *hit = memmem(buf + pos, len - pos, needle, (size_t)nl);
+        if (hit == NULL)
+            return -1;
+        size_t at = (size_t)(hit - buf);
+        if (at >= to)
+            return -1;
+        unsigned char prev = (unsigned char)buf[at - 1];
+        if (prev == '\0' || prev == '/' || prev == '-') {
+            long t = version_tail(hit + nl, len - at - (size_t)nl);
+            if (t > 0) {
+                snprintf(out, outsz, "%.*s", (int)(nl + t), hit);
+                return (long)at;
+            }
+        }
+        pos = at + 1;
+    }
+    return -1;
+}
+
+long py_version_scan_buffer(const char *buf, size_t len, int minor, char *out, size_t outsz)
+{
+    return scan_range(buf, len, 1, len, minor, out, outsz);
+}
+
+struct vscan {
+    int minor;
+    char tail[64];
+    size_t tl;
+    uint64_t offset;       /* file offset of the current chunk */
+    long long found_at;
+    char found[32];
+};
+
+static int vscan_cb(void *vctx, const char *chunk, size_t n)
+{
+    struct vscan *v = vctx;
+    if (v->tl > 0) {
+        char edge[128];
+        size_t take = n < 64 ? n : 64;
+        memcpy(edge, v->tail, v->tl);
+        memcpy(edge + v->tl, chunk, take);
+        long at = scan_range(edge, v->tl + take, 1, v->tl + 1, v->minor, v->found,
+                             sizeof v->found);
+        if (at >= 0) {
+            v->found_at = (long long)(v->offset - v->tl + (uint64_t)at);
+            return 1;
+        }
+    }
+    long at = scan_range(chunk, n, 1, n, v->minor, v->found, sizeof v->found);
+    if (at >= 0) {
+        v->found_at = (long long)(v->offset + (uint64_t)at);
+        return 1;
+    }
+    v->tl = n < sizeof v->tail ? n : sizeof v->tail;
+    memcpy(v->tail, chunk + n - v->tl, v->tl);
+    v->offset += n;
+    return 0;
+}
+
+/* Scan one file; 1 found (OUT, EVIDENCE), 0 not found, -1 unreadable. */
+static int scan_file_version(struct probe_ctx *ctx, const char *path, int minor,
+                             char *out, size_t outsz, char *evidence, size_t evsz)
+{
+    struct vscan v = { .minor = minor, .found_at = -1 };
+    if (root_scan_file(ctx->root, path, PY_VERSION_SCAN_MAX, vscan_cb, &v) != 0)
+        return -1;
+    if (v.found_at < 0)
+        return 0;
+    snprintf(out, outsz, "%s", v.found);
+    snprintf(evidence, evsz, "%s: version string at byte %lld", path, v.found_at);
+    return 1;
+}
+
+/* A full version "3.M.N[...]" for this interpreter? */
+static int version_ok(const char *s, int minor)
+{
+    char needle[16];
+    int nl = snprintf(needle, sizeof needle, "3.%d.", minor);
+    if (strncmp(s, needle, (size_t)nl) != 0)
+        return 0;
+    size_t len = strlen(s);
+    char tmp[80];
+    if (len + 1 > sizeof tmp)
+        return 0;
+    memcpy(tmp, s, len + 1);   /* version_tail wants a NUL after the token */
+    return version_tail(tmp + nl, len + 1 - (size_t)nl) == (long)(len - (size_t)nl);
+}
+
+/* virtualenv's version_info "3.11.7.final.0" -> "3.11.7";
+ * "3.12.0.candidate.1" -> "3.12.0rc1"; uv's "3.12.1" stays. */
+static void venv_version_normalise(const char *in, char *out, size_t outsz)
+{
+    int a, b, c, serial;
+    char level[16];
+    if (sscanf(in, "%d.%d.%d.%15[a-z].%d", &a, &b, &c, level, &serial) == 5) {
+        const char *tag = strcmp(level, "alpha") == 0 ? "a" :
+                          strcmp(level, "beta") == 0 ? "b" :
+                          strcmp(level, "candidate") == 0 ? "rc" : NULL;
+        if (strcmp(level, "final") == 0)
+            snprintf(out, outsz, "%d.%d.%d", a, b, c);
+        else if (tag)
+            snprintf(out, outsz, "%d.%d.%d%s%d", a, b, c, tag, serial);
+        else
+            snprintf(out, outsz, "%s", in);
+        return;
+    }
+    snprintf(out, outsz, "%s", in);
+}
+
+int py_interp_version(struct probe_ctx *ctx, const struct py_interp *pi, int flags,
+                      char *out, size_t outsz, char *evidence, size_t evsz)
+{
+    char tried[2048] = "";
+    size_t tl = 0;
+#define TRIED(...) do { int n_ = snprintf(tried + tl, sizeof tried - tl, __VA_ARGS__); \
+        if (n_ > 0 && (size_t)n_ < sizeof tried - tl) tl += (size_t)n_; } while (0)
+
+    if (pi->venv && pi->venv_version[0]) {
+        char v[64];
+        venv_version_normalise(pi->venv_version, v, sizeof v);
+        if (version_ok(v, pi->minor)) {
+            snprintf(out, outsz, "%s", v);
+            snprintf(evidence, evsz, "%s: version %s", pi->venv_cfg, pi->venv_version);
+            return 0;
+        }
+        pwarn(ctx, flags, "python.version: %s: version \"%s\" does not match lib/python3.%d; "
+              "not used", pi->venv_cfg, pi->venv_version, pi->minor);
+        TRIED("%s", pi->venv_cfg);
+    }
+    /* conda: <base>/conda-meta/python-3.X.Y-<build>.json */
+    char cm[SP_ROOT_PATH_MAX];
+    char **names;
+    size_t n;
+    if (join(cm, sizeof cm, pi->base, "conda-meta") == 0 &&
+        root_list_dir(ctx->root, cm, &names, &n) == 0) {
+        int found = 0;
+        for (size_t i = 0; i < n && !found; i++) {
+            const char *nm = names[i];
+            if (strncmp(nm, "python-", 7) != 0 || !isdigit((unsigned char)nm[7]) ||
+                !ends_with_ci(nm, ".json"))
+                continue;
+            size_t vl = strcspn(nm + 7, "-");
+            char v[64];
+            if (vl >= sizeof v || nm[7 + vl] != '-')
+                continue;
+            snprintf(v, sizeof v, "%.*s", (int)vl, nm + 7);
+            if (version_ok(v, pi->minor)) {
+                snprintf(out, outsz, "%s", v);
+                snprintf(evidence, evsz, "%s/%s", cm, nm);
+                found = 1;
+            }
+        }
+        root_names_free(names, n);
+        if (found)
+            return 0;
+        TRIED("%s%s", tl ? ", " : "", cm);
+    }
+    /* the PY_VERSION string in the binary, then in libpython */
+    int rc = scan_file_version(ctx, pi->real, pi->minor, out, outsz, evidence, evsz);
+    if (rc > 0)
+        return 0;
+    TRIED("%s%s%s", tl ? ", " : "", pi->real, rc < 0 ? " (unreadable)" : "");
+    char ld[SP_ROOT_PATH_MAX], prefix_name[32];
+    snprintf(prefix_name, sizeof prefix_name, "libpython3.%d", pi->minor);
+    if (join(ld, sizeof ld, pi->base, pi->libdir) == 0 &&
+        root_list_dir(ctx->root, ld, &names, &n) == 0) {
+        char last_real[SP_ROOT_PATH_MAX] = "";
+        for (size_t i = 0; i < n; i++) {
+            const char *nm = names[i];
+            size_t pl = strlen(prefix_name);
+            if (strncmp(nm, prefix_name, pl) != 0 || strstr(nm + pl, ".so") == NULL ||
+                isdigit((unsigned char)nm[pl]))
+                continue;
+            char lib[SP_ROOT_PATH_MAX];
+            char *lr = NULL;
+            if (join(lib, sizeof lib, ld, nm) != 0 || root_realpath(ctx->root, lib, &lr) != 0)
+                continue;
+            int same = strcmp(lr, last_real) == 0;
+            snprintf(last_real, sizeof last_real, "%s", lr);
+            free(lr);
+            if (same)
+                continue;
+            rc = scan_file_version(ctx, lib, pi->minor, out, outsz, evidence, evsz);
+            if (rc > 0) {
+                root_names_free(names, n);
+                return 0;
+            }
+            TRIED(", %s%s", lib, rc < 0 ? " (unreadable)" : "");
+        }
+        root_names_free(names, n);
+    }
+    pwarn(ctx, flags, "python.version: %s: no full 3.%d.N version found (tried %s); "
+          "not recorded", pi->exe, pi->minor, tried);
+#undef TRIED
+    return 1;
+}
+
+/* ---------- METADATA headers ---------- */
+
+struct hdr_read {
+    char *buf;
+    size_t len, cap;
+    int done;         /* saw the blank line */
+    int over;         /* crossed PY_METADATA_HEADER_MAX */
+};
+
+/* Offset just past the header block's last line (before the blank line) in
+ * B[0..N), or -1 when no blank line yet. */
+static long header_end(const char *b, size_t n, size_t from)
+{
+    if (from == 0 && n >= 1 && (b[0] == '\n' || (b[0] == '\r' && n >= 2 && b[1] == '\n')))
+        return 0;   /* the first line is blank: no headers */
+    for (size_t i = from ? from - 1 : 0; i + 1 < n; i++) {
+        if (b[i] != '\n')
+            continue;
+        if (b[i + 1] == '\n')
+            return (long)i + 1;
+        if (b[i + 1] == '\r' && i + 2 < n && b[i + 2] == '\n')
+            return (long)i + 1;
+    }
+    return -1;
+}
+
+static int hdr_cb(void *vctx, const char *chunk, size_t n)
+{
+    struct hdr_read *h = vctx;
+    size_t old = h->len;
+    size_t room = PY_METADATA_HEADER_MAX - h->len;
+    size_t take = n < room ? n : room;
+    /* find the end in the new bytes first, so only the headers are copied */
+    if (old == 0) {
+        long end = header_end(chunk, take, 0);
+        if (end >= 0)
+            take = (size_t)end;
+    }
+    if (h->len + take + 1 > h->cap) {
+        size_t ncap = h->cap ? h->cap : 8192;
+        while (ncap < h->len + take + 1)
+            ncap *= 2;
+        char *nb = realloc(h->buf, ncap);
+        if (nb == NULL)
+            return -1;
+        h->buf = nb;
+        h->cap = ncap;
+    }
+    memcpy(h->buf + h->len, chunk, take);
+    h->len += take;
+    h->buf[h->len] = '\0';
+    if (old == 0 && take < n && take < room) {
+        h->done = 1;
+        return 1;
+    }
+    long end = header_end(h->buf, h->len, old);
+    if (end >= 0) {
+        h->len = (size_t)end;
+        h->buf[h->len] = '\0';
+        h->done = 1;
+        return 1;
+    }
+    if (take < n) {
+        h->over = 1;
+        return 1;
+    }
+    return 0;
+}
+
+void py_metadata_free(struct py_metadata *m)
+{
+    for (size_t i = 0; i < m->nrequires; i++)
+        free(m->requires[i]);
+    m->nrequires = 0;
+}
+
+static int valid_utf8(const char *s, size_t n)
+{
+    char *san = sp_utf8_sanitize(s, n);
+    if (san == NULL)
+        return 1;
+    int ok = strlen(san) == n && memcmp(san, s, n) == 0;
+    free(san);
+    return ok;
+}
+
+/* Is LINE (LEN bytes) a header line "Name: value"?  Python's feedparser
+ * takes printable ASCII other than ':' up to the colon. */
+static int header_name_len(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && line[i] != ':' && (unsigned char)line[i] > 32 && (unsigned char)line[i] < 127)
+        i++;
+    return i > 0 && i < len && line[i] == ':' ? (int)i : -1;
+}
+
+static void set_field(char *dst, const char *v, size_t vl, int *too_long)
+{
+    if (dst[0] != '\0')
+        return;   /* first occurrence wins (Message.get) */
+    while (vl > 0 && isspace((unsigned char)*v)) {
+        v++;
+        vl--;
+    }
+    while (vl > 0 && isspace((unsigned char)v[vl - 1]))
+        vl--;
+    if (vl >= PY_FIELD_MAX) {
+        *too_long = 1;
+        return;
+    }
+    memcpy(dst, v, vl);
+    dst[vl] = '\0';
+}
+
+int py_metadata_read(struct root *r, const char *path, int want_requires,
+                     struct py_metadata *m)
+{
+    struct hdr_read h = { 0 };
+    memset(m, 0, sizeof *m);
+    if (root_scan_file(r, path, (uint64_t)PY_METADATA_HEADER_MAX + 1, hdr_cb, &h) != 0) {
+        int saved = errno;
+        free(h.buf);
+        errno = saved;
+        return -1;
+    }
+    if (h.buf == NULL) {
+        return 0;   /* empty file: no headers */
+    }
+    m->truncated = h.over;
+    m->binary = memchr(h.buf, '\0', h.len) != NULL;
+    m->not_utf8 = !valid_utf8(h.buf, h.len);
+    if (m->binary) {
+        free(h.buf);
+        return 0;
+    }
+    /* Walk header lines: a line starting with space or tab continues the
+     * previous header; a line that is not a header ends the block. */
+    char *p = h.buf, *end = h.buf + h.len;
+    char *cur = NULL;          /* value of the header being folded */
+    size_t curlen = 0;
+    enum { F_NONE, F_NAME, F_VERSION, F_REQ } field = F_NONE;
+    char *req = NULL;
+    size_t reqlen = 0;
+    int rc = 0;
+    for (;;) {
+        char *line = p;
+        char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        int last = p >= end;
+        if (len > 0 && line[len - 1] == '\r')
+            len--;
+        int cont = !last && len > 0 && (line[0] == ' ' || line[0] == '\t');
+        if (!cont && field != F_NONE) {
+            /* finish the previous header */
+            if (field == F_NAME)
+                set_field(m->name, cur, curlen, &m->too_long);
+            else if (field == F_VERSION)
+                set_field(m->version, cur, curlen, &m->too_long);
+            else if (field == F_REQ && req && m->nrequires < PY_REQUIRES_MAX) {
+                char *s = strndup(req, reqlen);
+                if (s == NULL) {
+                    rc = -1;
+                    break;
+                }
+                m->requires[m->nrequires++] = s;
+            }
+            free(req);
+            req = NULL;
+            field = F_NONE;
+        }
+        if (last)
+            break;
+        if (cont) {
+            if (field == F_REQ) {
+                char *nr = realloc(req, reqlen + len + 1);
+                if (nr == NULL) {
+                    rc = -1;
+                    break;
+                }
+                req = nr;
+                memcpy(req + reqlen, line, len);
+                reqlen += len;
+            }
+            /* Name and Version are single words: a folded one keeps its
+             * first line only */
+        } else {
+            int hn = header_name_len(line, len);
+            if (hn < 0)
+                break;   /* not a header: the body starts here */
+            cur = line + hn + 1;
+            curlen = len - (size_t)hn - 1;
+            if ((size_t)hn == 4 && strncasecmp(line, "Name", 4) == 0)
+                field = F_NAME;
+            else if ((size_t)hn == 7 && strncasecmp(line, "Version", 7) == 0)
+                field = F_VERSION;
+            else if (want_requires && (size_t)hn == 13 &&
+                     strncasecmp(line, "Requires-Dist", 13) == 0) {
+                field = F_REQ;
+                if ((req = strndup(cur, curlen)) == NULL) {
+                    rc = -1;
+                    break;
+                }
+                reqlen = curlen;
+            }
+        }
+        if (nl == NULL)
+            p = end;
+        else
+            p = nl + 1;
+    }
+    free(req);
+    free(h.buf);
+    if (rc != 0) {
+        py_metadata_free(m);
+        errno = ENOMEM;
+    }
+    return rc;
+}
+
+/* ---------- distributions ---------- */
+
+struct dist {
+    char *key, *version, *evidence;
+    size_t dir, seq;
+};
+
+static int cmp_dist(const void *a, const void *b)
+{
+    const struct dist *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* "foo_bar-1.0.dist-info" -> name "foo_bar", version "1.0" */
+static void split_entry(const char *entry, char *name, size_t nsz, char *version, size_t vsz)
+{
+    const char *dot = strrchr(entry, '.');
+    size_t stem = dot ? (size_t)(dot - entry) : strlen(entry);
+    size_t nl = strcspn(entry, "-");
+    if (nl > stem)
+        nl = stem;
+    snprintf(name, nsz, "%.*s", (int)nl, entry);
+    version[0] = '\0';
+    if (nl < stem) {
+        const char *v = entry + nl + 1;
+        size_t vl = stem - nl - 1;
+        size_t dash = strcspn(v, "-");
+        if (dash < vl)
+            vl = dash;
+        snprintf(version, vsz, "%.*s", (int)vl, v);
+    }
+}
+
+static int same_version_text(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a == '_' ? '-' : (char)tolower((unsigned char)*a);
+        char y = *b == '_' ? '-' : (char)tolower((unsigned char)*b);
+        if (x != y)
+            return 0;
+    }
+    return *a == *b;
+}
+
+/* Names that cannot make a key: empty, or with spaces / control bytes. */
+static int usable_name(const char *s)
+{
+    if (*s == '\0')
+        return 0;
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || *s == 0x7f || *s == '/')
+            return 0;
+    return 1;
+}
+
+/* Read one distribution entry; append to V.  Returns 0 or -1 ENOMEM. */
+static int read_dist(struct probe_ctx *ctx, int flags, const char *dir, const char *entry,
+                     int egg_dir_child, size_t dirindex, struct dist **v, size_t *n,
+                     size_t *cap, const char *keyprefix)
+{
+    char path[SP_ROOT_PATH_MAX], meta[SP_ROOT_PATH_MAX];
+    if (join(path, sizeof path, dir, entry) != 0)
+        return 0;
+    struct root_stat st;
+    if (root_stat(ctx->root, path, 1, &st) != 0) {
+        pwarn_errno(ctx, flags, "pip", path, errno);
+        return 0;
+    }
+    struct py_metadata m;
+    int got = 0;
+    if (st.type == ROOT_T_DIR) {
+        static const char *const files[] = { "METADATA", "PKG-INFO" };
+        for (int i = 0; i < 2 && !got; i++) {
+            if (join(meta, sizeof meta, path, files[i]) != 0)
+                break;
+            if (py_metadata_read(ctx->root, meta, 0, &m) == 0) {
+                got = 1;
+            } else if (errno == ENOMEM) {
+                return -1;
+            } else if (errno != ENOENT) {
+                pwarn_errno(ctx, flags, "pip", meta, errno);
+                return 0;
+            }
+        }
+        if (!got) {
+            pwarn(ctx, flags, "pip: %s: no METADATA or PKG-INFO; not recorded", path);
+            return 0;
+        }
+    } else if (st.type == ROOT_T_FILE) {
+        copy(meta, sizeof meta, path);
+        if (py_metadata_read(ctx->root, meta, 0, &m) != 0) {
+            if (errno == ENOMEM)
+                return -1;
+            pwarn_errno(ctx, flags, "pip", meta, errno);
+            return 0;
+        }
+    } else {
+        pwarn(ctx, flags, "pip: %s: not a file or folder", path);
+        return 0;
+    }
+    if (m.binary) {
+        pwarn(ctx, flags, "pip: %s: binary data (NUL bytes) in the headers; not recorded", meta);
+        return 0;
+    }
+    if (m.truncated)
+        pwarn(ctx, flags, "pip: %s: headers longer than %u bytes; only those read",
+              meta, PY_METADATA_HEADER_MAX);
+    if (m.too_long) {
+        pwarn(ctx, flags, "pip: %s: Name or Version longer than %d bytes; not recorded",
+              meta, PY_FIELD_MAX);
+        return 0;
+    }
+    if (m.name[0] == '\0' || m.version[0] == '\0') {
+        pwarn(ctx, flags, "pip: %s: no %s header; not recorded", meta,
+              m.name[0] ? "Version" : "Name");
+        return 0;
+    }
+    if (!usable_name(m.name)) {
+        pwarn(ctx, flags, "pip: %s: Name \"%s\" cannot be a key; not recorded", meta, m.name);
+        return 0;
+    }
+    char norm[PY_FIELD_MAX], key[SP_FACT_KEY_MAX + 1];
+    if (fact_name_pep503(m.name, norm, sizeof norm) != 0 ||
+        snprintf(key, sizeof key, "%s%s", keyprefix, norm) >= (int)sizeof key) {
+        pwarn(ctx, flags, "pip: %s: Name too long for a key; not recorded", meta);
+        return 0;
+    }
+    if (m.not_utf8)
+        pwarn(ctx, flags, "%s: %s: bytes that are not UTF-8 in the headers (escaped as \\xNN)",
+              key, meta);
+    if (!egg_dir_child) {
+        char dname[PY_FIELD_MAX], dversion[PY_FIELD_MAX], dnorm[PY_FIELD_MAX];
+        split_entry(entry, dname, sizeof dname, dversion, sizeof dversion);
+        if (fact_name_pep503(dname, dnorm, sizeof dnorm) == 0 && strcmp(dnorm, norm) != 0)
+            pwarn(ctx, flags, "%s: %s: folder name says \"%s\" but METADATA says \"%s\"; "
+                  "METADATA is authoritative", key, path, dname, m.name);
+        else if (dversion[0] && !same_version_text(dversion, m.version))
+            pwarn(ctx, flags, "%s: %s: folder name says version \"%s\" but METADATA says "
+                  "\"%s\"; METADATA is authoritative", key, path, dversion, m.version);
+    }
+    if (*n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 128;
+        struct dist *nv = realloc(*v, ncap * sizeof *nv);
+        if (nv == NULL)
+            return -1;
+        *v = nv;
+        *cap = ncap;
+    }
+    struct dist *d = &(*v)[*n];
+    d->key = strdup(key);
+    d->version = strdup(m.version);
+    d->evidence = strdup(meta);
+    d->dir = dirindex;
+    d->seq = *n;
+    if (!d->key || !d->version || !d->evidence) {
+        free(d->key);
+        free(d->version);
+        free(d->evidence);
+        return -1;
+    }
+    (*n)++;
+    return 0;
+}
+
+long py_dists_record(struct probe_ctx *ctx, const struct py_interp *pi,
+                     const char *keyprefix, int flags, struct py_factbuf *fb)
+{
+    struct dist *v = NULL;
+    size_t n = 0, cap = 0;
+    long rc = 0;
+    int full = 0;
+    for (size_t i = 0; i < pi->ndirs && !full && rc == 0; i++) {
+        const char *dir = pi->dirs[i];
+        int egg = ends_with_ci(dir, ".egg");
+        for (size_t k = 0; k < pi->nnames[i] && rc == 0; k++) {
+            const char *entry = pi->names[i][k];
+            int child = egg && strcasecmp(entry, "EGG-INFO") == 0;
+            if (!child && !ends_with_ci(entry, ".dist-info") && !ends_with_ci(entry, ".egg-info"))
+                continue;
+            if (n >= PY_DISTS_MAX) {
+                pwarn(ctx, flags, "pip: %s: more than %d distributions; the rest not read",
+                      dir, PY_DISTS_MAX);
+                full = 1;
+                break;
+            }
+            if (read_dist(ctx, flags, dir, entry, child, i, &v, &n, &cap, keyprefix) != 0)
+                rc = -1;
+        }
+    }
+    if (rc == 0 && n > 1)
+        qsort(v, n, sizeof *v, cmp_dist);
+    long recorded = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (i > 0 && strcmp(v[i].key, v[i - 1].key) == 0) {
+            /* shadowed; only a same-folder twin with another version is odd */
+            size_t first = i;
+            while (first > 0 && strcmp(v[first - 1].key, v[i].key) == 0)
+                first--;
+            if (v[i].dir == v[first].dir && strcmp(v[i].version, v[first].version) != 0)
+                pwarn(ctx, flags, "%s: %s: two distributions in one folder (%s %s, %s %s); "
+                      "importlib.metadata takes the first in directory order, recorded is "
+                      "the first in byte order", v[i].key, pi->dirs[v[i].dir],
+                      v[first].evidence, v[first].version, v[i].evidence, v[i].version);
+            continue;
+        }
+        if (py_factbuf_add(fb, v[i].key, v[i].version, v[i].evidence) != 0)
+            rc = -1;
+        else
+            recorded++;
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].key);
+        free(v[i].version);
+        free(v[i].evidence);
+    }
+    free(v);
+    return rc < 0 ? -1 : recorded;
+}
+
+/* ---------- packages and slugs ---------- */
+
+int py_find_package(struct probe_ctx *ctx, const struct py_interp *pi,
+                    const char *name, char *out, size_t outsz)
+{
+    for (size_t i = 0; i < pi->ndirs; i++) {
+        char pkg[SP_ROOT_PATH_MAX], init[SP_ROOT_PATH_MAX];
+        int listed = 0;
+        for (size_t k = 0; k < pi->nnames[i] && !listed; k++)
+            listed = strcmp(pi->names[i][k], name) == 0;
+        if (!listed || join(pkg, sizeof pkg, pi->dirs[i], name) != 0 ||
+            join(init, sizeof init, pkg, "__init__.py") != 0 || !is_file(ctx->root, init))
+            continue;
+        snprintf(out, outsz, "%s", pkg);
+        return 0;
+    }
+    return 1;
+}
+
+int py_slug(const char *path, char *out, size_t outsz)
+{
+    while (*path == '/')
+        path++;
+    size_t n = strlen(path);
+    while (n > 0 && path[n - 1] == '/')
+        n--;
+    if (n == 0 || n >= outsz)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)tolower((unsigned char)path[i]);
+        out[i] = (char)((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c : '_');
+    }
+    out[n] = '\0';
+    return 0;
+}

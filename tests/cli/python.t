@@ -1,0 +1,54 @@
+# tests/cli/python.t: stackprint probe's Python and torch facts through the
+# command line, on the fixture roots (whose files were written to show these
+# facts; see tests/unit/test_python.c for the details).
+
+### trn2-native: /usr/local's interpreter, native backend, in JSON
+$ $STACKPRINT probe --root tests/fixtures/roots/trn2-native --format json
+>~ ^    "pip.torch-neuronx": "2\.11\.3\.0\.19138\+4dee388\.dev",$
+>~ ^    "python.path": "/usr/local/bin/python3",$
+>~ ^    "python.version": "3\.11\.13",$
+>~ ^    "python.env.system.version": "3\.10\.12",$
+>~ ^    "torch.backend": "native",$
+>~ ^    "torch.build.cuda": "none",$
+
+### trn1-xla: the XLA path, in YAML, with the DLAMI venv as another environment
+$ $STACKPRINT probe --root tests/fixtures/roots/trn1-xla
+>~ ^  torch.backend: "xla"$
+>~ ^  pip.torch-xla: "2\.8\.0"$
+>~ ^  python.env.opt_aws_neuronx_venv_pytorch_2_8.pip.torch-neuronx: "2\.8\.0\.2\.10\.16998"$
+>~ ^  python.env.opt_aws_neuronx_venv_pytorch_2_8.version: "3\.10\.12"$
+>~ ^  torch.backend: ".*xla markers: Requires-Dist torch-xla
+
+### --python picks the venv of trn3, whose version is in pyvenv.cfg
+$ $STACKPRINT probe --root tests/fixtures/roots/trn3 --python /opt/aws_neuronx_venv_pytorch_2_12/bin/python3
+>~ ^  python.path: "/opt/aws_neuronx_venv_pytorch_2_12/bin/python3"$
+>~ ^  python.prefix: "/opt/aws_neuronx_venv_pytorch_2_12"$
+>~ ^  python.version: "3\.12\.3"$
+>~ ^  torch.backend: "native"$
+>~ ^  python.env.system.path: "/usr/bin/python3"$
+>! ^  python.env.opt_aws_neuronx_venv
+
+### --python that is not in the root: a warning, no Python facts, exit 0
+$ $STACKPRINT probe --root tests/fixtures/roots/trn3 --python /usr/bin/python9
+>~ python: /usr/bin/python9: no such file
+>! ^  python\.path:
+>! ^  pip\.
+>! ^  torch\.
+
+### the legacy Inf1 family and the ambiguous one, with its warning
+$ $STACKPRINT probe --root tests/fixtures/roots/inf1-legacy | sed -n '/^facts:/,/^evidence:/p' | grep -E '^  (torch.backend|pip.torch-neuron|pip.sympy):'
+$ $STACKPRINT probe --root tests/fixtures/roots/ambiguous | grep -E '^  torch.backend: "ambiguous"|has both native and XLA markers' | cut -c1-60
+>   pip.sympy: "1.9"
+>   pip.torch-neuron: "1.13.1.2.11.13.0"
+>   torch.backend: "neuron-inf1"
+>   torch.backend: "ambiguous"
+> - "torch.backend: /usr/local/lib/python3.10/dist-packages/to
+
+### twice in a row: byte-identical manifests for every root
+$ for r in tests/fixtures/roots/*/; do SOURCE_DATE_EPOCH=1 $STACKPRINT probe --root $r > $T/a; SOURCE_DATE_EPOCH=1 $STACKPRINT probe --root $r > $T/b; cmp -s $T/a $T/b || echo "differs: $r"; done; echo done
+> done
+
+### --python without its value is a usage error
+$ $STACKPRINT probe --python
+? 2
+2>~ ^stackprint probe: option '--python' needs a value
