@@ -1107,13 +1107,17 @@ static long header_end(const char *b, size_t n, size_t from)
 {
     if (from == 0 && n >= 1 && (b[0] == '\n' || (b[0] == '\r' && n >= 2 && b[1] == '\n')))
         return 0;   /* the first line is blank: no headers */
-    for (size_t i = from ? from - 1 : 0; i + 1 < n; i++) {
-        if (b[i] != '\n')
-            continue;
+    size_t i = from ? from - 1 : 0;
+    while (i + 1 < n) {
+        const char *nl = memchr(b + i, '\n', n - 1 - i);
+        if (nl == NULL)
+            break;
+        i = (size_t)(nl - b);
         if (b[i + 1] == '\n')
             return (long)i + 1;
         if (b[i + 1] == '\r' && i + 2 < n && b[i + 2] == '\n')
             return (long)i + 1;
+        i++;
     }
     return -1;
 }
@@ -1168,12 +1172,19 @@ void py_metadata_free(struct py_metadata *m)
     m->nrequires = 0;
 }
 
-static int valid_utf8(const char *s, size_t n)
+/* Is the NUL-terminated S valid UTF-8?  ASCII is answered without a copy. */
+static int valid_utf8(const char *s)
 {
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && *p < 0x80)
+        p++;
+    if (*p == '\0')
+        return 1;
+    size_t n = strlen(s);
     char *san = sp_utf8_sanitize(s, n);
     if (san == NULL)
         return 1;
-    int ok = strlen(san) == n && memcmp(san, s, n) == 0;
+    int ok = strlen(san) == n;
     free(san);
     return ok;
 }
@@ -1222,7 +1233,6 @@ int py_metadata_read(struct root *r, const char *path, int want_requires,
     }
     m->truncated = h.over;
     m->binary = memchr(h.buf, '\0', h.len) != NULL;
-    m->not_utf8 = !valid_utf8(h.buf, h.len);
     if (m->binary) {
         free(h.buf);
         return 0;
@@ -1304,6 +1314,7 @@ int py_metadata_read(struct root *r, const char *path, int want_requires,
     }
     free(req);
     free(h.buf);
+    m->not_utf8 = !valid_utf8(m->name) || !valid_utf8(m->version);
     if (rc != 0) {
         py_metadata_free(m);
         errno = ENOMEM;

@@ -117,7 +117,7 @@ struct py_metadata {
     char *requires[PY_REQUIRES_MAX];  /* Requires-Dist values, when asked */
     size_t nrequires;
     int binary;                     /* NUL bytes in the headers */
-    int not_utf8;                   /* bytes that are not UTF-8 */
+    int not_utf8;                   /* bytes that are not UTF-8 in Name or Version */
     int truncated;                  /* headers longer than PY_METADATA_HEADER_MAX */
     int too_long;                   /* Name or Version longer than PY_FIELD_MAX */
 };
