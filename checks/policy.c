@@ -145,6 +145,15 @@ static int scalar(const struct sp_node *n, const char *what, const char *file, s
               n->kind == SP_NODE_MAP ? "mapping" : "list");
 }
 
+/* scalar(), naming the fact key the test is for. */
+static int test_scalar(const struct sp_node *n, const char *key, const char *what,
+                       const char *file, struct sp_error *e)
+{
+    char where[SP_FACT_KEY_MAX + 64];
+    snprintf(where, sizeof where, "%s: %s", key, what);
+    return scalar(n, where, file, e);
+}
+
 static int test_from_map(const char *file, const char *key, const struct sp_node *n,
                          struct sp_test *t, struct sp_error *e)
 {
@@ -161,7 +170,7 @@ static int test_from_map(const char *file, const char *key, const struct sp_node
     if (scheme && !spec)
         return at(e, file, scheme->line, scheme->column, "%s: scheme goes with specifier", key);
     if (equals) {
-        if (scalar(equals, "equals", file, e) != 0)
+        if (test_scalar(equals, key, "equals", file, e) != 0)
             return -1;
         t->kind = SP_TEST_EQUALS;
         if (set_values(t, (const char *const *)&equals->value, 1) != 0 ||
@@ -176,7 +185,7 @@ static int test_from_map(const char *file, const char *key, const struct sp_node
         if ((t->values = calloc(one_of->count, sizeof *t->values)) == NULL)
             return nomem(e, file);
         for (size_t i = 0; i < one_of->count; i++) {
-            if (scalar(one_of->items[i], "an item of one_of", file, e) != 0)
+            if (test_scalar(one_of->items[i], key, "an item of one_of", file, e) != 0)
                 return -1;
             if ((t->values[t->nvalues++] = strdup(one_of->items[i]->value)) == NULL)
                 return nomem(e, file);
@@ -185,11 +194,11 @@ static int test_from_map(const char *file, const char *key, const struct sp_node
             return nomem(e, file);
         return 0;
     }
-    if (scalar(spec, "specifier", file, e) != 0)
+    if (test_scalar(spec, key, "specifier", file, e) != 0)
         return -1;
     const struct sp_scheme *s = sp_scheme_for_key(key);
     if (scheme) {
-        if (scalar(scheme, "scheme", file, e) != 0)
+        if (test_scalar(scheme, key, "scheme", file, e) != 0)
             return -1;
         if ((s = sp_scheme_by_name(scheme->value)) == NULL)
             return at(e, file, scheme->line, scheme->column,
