@@ -137,8 +137,16 @@ static int record_env(struct probe_ctx *ctx, struct py_factbuf *fb, const char *
                       const char *slug, const char *kind, const char *workload_prefix,
                       struct py_interp *pi)
 {
+    char key[SP_FACT_KEY_MAX + 1], ev[SP_ROOT_PATH_MAX + 1200], version[64];
     int rc = py_interp_open(ctx, exe, kind, 0, pi);
     if (rc != 0) {
+        /* the interpreter is there but its environment cannot be read (the
+         * warning says why): only its path is known */
+        if (rc > 0 && pi->real[0]) {
+            snprintf(key, sizeof key, "python.env.%s.path", slug);
+            snprintf(ev, sizeof ev, "%s; resolves to %s", kind, pi->real);
+            rc = py_factbuf_add(fb, key, exe, ev);
+        }
         py_interp_free(pi);
         return rc < 0 ? -1 : 0;
     }
@@ -146,7 +154,6 @@ static int record_env(struct probe_ctx *ctx, struct py_factbuf *fb, const char *
         py_interp_free(pi);
         return 0;   /* the workload's own environment: recorded as pip.* */
     }
-    char key[SP_FACT_KEY_MAX + 1], ev[SP_ROOT_PATH_MAX + 1200], version[64];
     snprintf(key, sizeof key, "python.env.%s.path", slug);
     snprintf(ev, sizeof ev, "%s; resolves to %s", kind, pi->real);
     rc = py_factbuf_add(fb, key, exe, ev);
@@ -213,6 +220,13 @@ int probe_python(struct probe_ctx *ctx, struct sp_error *e)
     int found = py_choose_workload(ctx, 0, pi);
     if (found < 0)
         goto out;
+    if (found > 0 && pi->real[0]) {
+        /* found, but its environment cannot be read (warned): the path only */
+        char ev[SP_ROOT_PATH_MAX * 2 + 1200];
+        snprintf(ev, sizeof ev, "%s; resolves to %s", pi->how, pi->real);
+        if (py_factbuf_add(&fb, "python.path", pi->exe, ev) != 0)
+            goto out;
+    }
     if (found == 0) {
         char ev[SP_ROOT_PATH_MAX * 2 + 1200], version[64];
         snprintf(ev, sizeof ev, "%s; resolves to %s", pi->how, pi->real);

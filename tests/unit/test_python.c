@@ -240,6 +240,21 @@ static void no_python(void **state)
     assert_no_fact(&fs, "python.path");
     assert_warning(&fs, "/opt/missing/bin/python3: no such file");
     factset_free(&fs);
+    /* an interpreter without its stdlib: its path only, and why */
+    fx_write(t, "/usr/local/bin/python3.13", "\x7f" "ELF", 4);
+    fx_link(t, "/usr/local/bin/python3", "python3.13");
+    fx_write(t, "/opt/conda/bin/python3", "\x7f" "ELF", 4);
+    factset_init(&fs);
+    fx_probe(t, NULL, NULL, &fs);
+    assert_fact(&fs, "python.path", "/usr/local/bin/python3");
+    assert_no_fact(&fs, "python.version");
+    assert_no_fact(&fs, "python.prefix");
+    assert_warning(&fs, "python: /usr/local/bin/python3: no lib/python3.X/os.py found from "
+                   "/usr/local/bin upward; environment not read");
+    assert_fact(&fs, "python.env.opt_conda.path", "/opt/conda/bin/python3");
+    assert_no_fact(&fs, "python.env.opt_conda.version");
+    assert_fact(&fs, "python.env.system.version", "3.11.2");
+    factset_free(&fs);
     fx_rmrf(t);
     free(t);
 }
