@@ -639,7 +639,10 @@ static int is_pyenv_shim(struct root *r, const char *path, char *rootout, size_t
 {
     char *buf;
     size_t len;
+    struct root_stat st;
     rootout[0] = '\0';
+    if (root_stat(r, path, 1, &st) != 0 || st.size > PY_SMALL_FILE_MAX)
+        return 0;   /* a shim is a small script; an interpreter binary is not */
     if (root_read_file(r, path, PY_SMALL_FILE_MAX, &buf, &len) != 0)
         return 0;
     int shim = len > 2 && buf[0] == '#' && buf[1] == '!' && memchr(buf, '\0', len) == NULL &&
