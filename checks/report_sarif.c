@@ -12,14 +12,17 @@
 
 #include <jansson.h>
 
-/* A relative-reference URI for PATH: bytes outside RFC 3986's unreserved
- * set and "/" are percent-encoded.  Caller frees; NULL on ENOMEM. */
+/* A URI for PATH (RFC 3986; RFC 8089 for an absolute path: file:///...):
+ * bytes outside the unreserved set and "/" are percent-encoded.  Caller
+ * frees; NULL on ENOMEM. */
 static char *path_uri(const char *path)
 {
     static const char keep[] = "-._~/";
-    char *u = malloc(3 * strlen(path) + 1), *o = u;
+    char *u = malloc(3 * strlen(path) + 8), *o = u;
     if (u == NULL)
         return NULL;
+    if (path[0] == '/')
+        o += sprintf(o, "file://");
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
             strchr(keep, *p))
