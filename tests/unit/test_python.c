@@ -756,6 +756,84 @@ static void envs_and_slugs(void **state)
     free(t);
 }
 
+/* The remaining bounds of python_env.h, each crossed once. */
+static void more_bounds(void **state)
+{
+    char *t = base_root("bounds");
+    const char *sp = "/usr/lib/python3/dist-packages";
+    char p[4096];
+    size_t big = PY_SMALL_FILE_MAX + 1;
+    char *buf = malloc(big + PY_PTH_FILE_MAX + 1);
+    /* a .pth file one byte past PY_PTH_FILE_MAX */
+    memset(buf, '#', PY_PTH_FILE_MAX + 1);
+    snprintf(p, sizeof p, "%s/huge.pth", sp);
+    fx_write(t, p, buf, PY_PTH_FILE_MAX + 1);
+    /* a Name of PY_FIELD_MAX bytes */
+    char name[PY_FIELD_MAX + 1];
+    memset(name, 'n', PY_FIELD_MAX);
+    name[PY_FIELD_MAX] = '\0';
+    fx_dist(t, sp, "long-1.dist-info", name, "1");
+    /* PY_ENVS_MAX + 1 DLAMI venv folders and PY_HOMES_MAX + 1 homes */
+    for (int i = 0; i <= PY_ENVS_MAX; i++) {
+        snprintf(p, sizeof p, "/opt/aws_neuronx_venv_%03d/pyvenv.cfg", i);
+        fx_write(t, p, "home = /usr/bin\n", -1);
+    }
+    for (int i = 0; i <= PY_HOMES_MAX; i++) {
+        snprintf(p, sizeof p, "/home/u%03d/.profile", i);
+        fx_write(t, p, "", 0);
+    }
+    /* an interpreter deeper than PY_UPWARD_MAX folders below its stdlib */
+    char deep[1024] = "";
+    for (int i = 0; i < PY_UPWARD_MAX + 2; i++)
+        strcat(deep, "/d");
+    snprintf(p, sizeof p, "/lib/python3.11/os.py");
+    fx_write(t, p, "", 0);
+    snprintf(p, sizeof p, "%s/bin/python3.11", deep);
+    fx_write(t, p, "\x7f" "ELF", 4);
+    /* a pyvenv.cfg past PY_SMALL_FILE_MAX */
+    memset(buf, ' ', big);
+    memcpy(buf, "home = /usr/bin\n", 16);
+    fx_write(t, "/v/pyvenv.cfg", buf, (long)big);
+    fx_link(t, "/v/bin/python3", "/usr/bin/python3.11");
+    free(buf);
+
+    struct factset fs;
+    factset_init(&fs);
+    fx_probe(t, NULL, NULL, &fs);
+    assert_warning(&fs, "huge.pth: larger than the read limit");
+    assert_warning(&fs, "long-1.dist-info/METADATA: Name or Version longer than 256 bytes");
+    assert_warning(&fs, "more than 64 environments");
+    assert_warning(&fs, "/home: more than 64 folders");
+    factset_free(&fs);
+    factset_init(&fs);
+    snprintf(p, sizeof p, "%s/bin/python3.11", deep);
+    fx_probe(t, p, NULL, &fs);
+    assert_warning(&fs, "no lib/python3.X/os.py found");
+    factset_free(&fs);
+    factset_init(&fs);
+    fx_probe(t, "/v/bin/python3", NULL, &fs);
+    assert_warning(&fs, "/v/pyvenv.cfg: larger than the read limit");
+    assert_fact(&fs, "python.prefix", "/v");   /* still a venv, read defaults */
+    factset_free(&fs);
+
+    /* PY_PATH_ENTRIES_MAX entries on $PATH before the one with python3 */
+    size_t cap = (PY_PATH_ENTRIES_MAX + 2) * 8;
+    char *path = malloc(cap + 16);
+    strcpy(path, "PATH=");
+    for (int i = 0; i < PY_PATH_ENTRIES_MAX; i++)
+        strcat(path, "/nope:");
+    strcat(path, "/v/bin");
+    char *env[] = { path, NULL };
+    factset_init(&fs);
+    fx_probe(t, NULL, env, &fs);
+    assert_fact(&fs, "python.path", "/usr/bin/python3");
+    assert_non_null(strstr(evidence(&fs, "python.path"), "(none on $PATH)"));
+    factset_free(&fs);
+    free(path);
+    fx_rmrf(t);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -778,6 +856,7 @@ int main(void)
         cmocka_unit_test(pth_bounds),
         cmocka_unit_test(dists_bound),
         cmocka_unit_test(envs_and_slugs),
+        cmocka_unit_test(more_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

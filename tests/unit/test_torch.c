@@ -237,6 +237,40 @@ static void cuda_on_neuron(void **state)
     factset_free(&fs);
 }
 
+/* The torch probe's bounds: version.py, entry_points.txt, Requires-Dist. */
+static void torch_bounds(void **state)
+{
+    char reqs[64 * 1024] = "";
+    size_t w = 0;
+    for (int i = 0; i < PY_REQUIRES_MAX; i++)
+        w += (size_t)snprintf(reqs + w, sizeof reqs - w, "Requires-Dist: dep%d\n", i);
+    snprintf(reqs + w, sizeof reqs - w, "Requires-Dist: torch-xla");
+    char *t = neuronx_root(reqs, NULL);
+    const char *sp = "/usr/local/lib/python3.11/site-packages";
+    char p[512];
+    size_t n = 256u * 1024 + 1;
+    char *buf = malloc(n);
+    memset(buf, '#', n);
+    snprintf(p, sizeof p, "%s/torch_neuronx-2.9.0.dist-info/entry_points.txt", sp);
+    fx_write(t, p, buf, (long)n);
+    snprintf(p, sizeof p, "%s/torch/__init__.py", sp);
+    fx_write(t, p, "", 0);
+    snprintf(p, sizeof p, "%s/torch/version.py", sp);
+    fx_write(t, p, buf, 64 * 1024 + 1);
+    free(buf);
+    struct factset fs;
+    factset_init(&fs);
+    fx_probe(t, NULL, NULL, &fs);
+    /* the 513th Requires-Dist is past PY_REQUIRES_MAX: not a marker */
+    assert_fact(&fs, "torch.backend", "ambiguous");
+    assert_warning(&fs, "entry_points.txt: larger than the read limit");
+    assert_warning(&fs, "torch/version.py: larger than the read limit");
+    assert_no_fact(&fs, "torch.build.cuda");
+    factset_free(&fs);
+    fx_rmrf(t);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +278,7 @@ int main(void)
         cmocka_unit_test(markers),
         cmocka_unit_test(version_py),
         cmocka_unit_test(cuda_on_neuron),
+        cmocka_unit_test(torch_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
