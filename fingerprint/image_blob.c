@@ -28,7 +28,7 @@
 
 #define RING_SLOTS 4
 #define SLOT_SIZE (1u << 20)
-#define READ_CHUNK (1u << 20)
+#define READ_CHUNK SLOT_SIZE        /* a read fills one slot of the input ring */
 #define ZSTD_WINDOW_LOG_MAX 27      /* 128 MiB: zstd's own default limit */
 
 struct ring {
@@ -44,11 +44,11 @@ struct ring {
 static int ring_init(struct ring *r)
 {
     memset(r, 0, sizeof *r);
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->cv, NULL);
     for (int i = 0; i < RING_SLOTS; i++)
         if ((r->buf[i] = malloc(SLOT_SIZE)) == NULL)
             return -1;
-    pthread_mutex_init(&r->mu, NULL);
-    pthread_cond_init(&r->cv, NULL);
     return 0;
 }
 
@@ -329,7 +329,8 @@ drain:
 /* ---- producer: blob digest and inflate ---- */
 
 struct producer {
-    struct ring *ring;
+    struct ring *in;          /* compressed chunks from the reader */
+    struct ring *ring;        /* inflated bytes to the consumer */
     struct image_layer *layer;
     const struct layer_run *run;
     enum layer_compression comp;
@@ -484,15 +485,55 @@ static void feed(struct producer *p, const unsigned char *in, size_t n, uint64_t
         feed_zstd(p, in, n, read_total);
 }
 
+/* The inflater thread: compressed chunks from P->in, inflated bytes into
+ * P->ring.  It drains P->in to its end whatever happens, so that the
+ * reader can hash the blob to its last byte. */
+static void *inflater_main(void *arg)
+{
+    struct producer *p = arg;
+    const unsigned char *in;
+    size_t n;
+    while (ring_get(p->in, &in, &n)) {
+        if (p->inflating) {
+            p->consumed += n;
+            feed(p, in, n, p->consumed);
+        }
+        ring_release(p->in);
+    }
+    if (p->inflating && !atomic_load(p->run->cancel)) {
+        if (p->comp == COMP_GZIP && (p->gz == NULL || p->gz->block_state != ISAL_BLOCK_FINISH))
+            pfail(p, "gzip stream ends early (truncated layer?)");
+        if (p->comp == COMP_ZSTD && (p->zs == NULL || p->zlast != 0))
+            pfail(p, "zstd stream ends early (truncated layer?)");
+    }
+    ring_set(p->ring, &p->ring->eof);
+    return NULL;
+}
+
+static enum layer_compression sniff(const unsigned char *b, size_t n)
+{
+    if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+        return COMP_GZIP;
+    if (n >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd)
+        return COMP_ZSTD;
+    return COMP_NONE;
+}
+
+/* Three stages, each its own thread where there is work for it:
+ *   reader (this thread): pread + sha256 of the blob, into IN (or straight
+ *     into OUT for an uncompressed layer);
+ *   inflater: IN -> OUT (gzip or zstd);
+ *   consumer: sha256 of OUT (the diff_id) and the tar scan. */
 int layer_read(struct image_layer *l, const struct layer_run *run)
 {
-    struct ring ring;
+    struct ring in, out;
     struct consumer c = { 0 };
     struct producer p = { 0 };
-    pthread_t th;
+    pthread_t th_c, th_p;
     EVP_MD_CTX *blob = EVP_MD_CTX_new(), *diff = EVP_MD_CTX_new();
-    unsigned char *inbuf = NULL;
-    int ring_ok = 0, started = 0, io_failed = 0, canceled = 0;
+    unsigned char *first = NULL;
+    int rings = 0, started_c = 0, started_p = 0, io_failed = 0, canceled = 0;
+
     l->failed = 0;
     if (l->want_size >= 0 && (uint64_t)l->want_size != l->blob.size) {
         l->failed = 1;
@@ -500,35 +541,45 @@ int layer_read(struct image_layer *l, const struct layer_run *run)
                 l->name, (unsigned long long)l->blob.size, (long long)l->want_size, l->index);
         goto out;
     }
-    if (blob == NULL || diff == NULL || (inbuf = malloc(READ_CHUNK)) == NULL ||
-        (l->delta = itree_new(run->limits)) == NULL || ring_init(&ring) != 0) {
-        if (inbuf && l->delta)
-            ring_destroy(&ring);
-        l->failed = 1;
-        sp_fail(&l->err, SP_EXIT_INPUT, "%s: out of memory", l->name);
-        goto out;
+    if (blob == NULL || diff == NULL || (l->delta = itree_new(run->limits)) == NULL)
+        goto oom;
+    if (ring_init(&in) != 0) {
+        ring_destroy(&in);
+        goto oom;
     }
-    ring_ok = 1;
+    if (ring_init(&out) != 0) {
+        ring_destroy(&in);
+        ring_destroy(&out);
+        goto oom;
+    }
+    rings = 1;
     EVP_DigestInit_ex(blob, EVP_sha256(), NULL);
     EVP_DigestInit_ex(diff, EVP_sha256(), NULL);
-    p.ring = c.ring = &ring;
+    p.ring = c.ring = &out;
+    p.in = &in;
     p.layer = c.layer = l;
     p.run = c.run = run;
     p.comp = l->comp;
     p.inflating = 1;
+
     uint64_t off = 0;
-    while (off < l->blob.size || !started) {
+    for (;;) {
         if (atomic_load(run->cancel)) {
             canceled = 1;
             break;
         }
         size_t want = l->blob.size - off < READ_CHUNK ? (size_t)(l->blob.size - off) : READ_CHUNK;
-        unsigned char *dst = inbuf;
-        int direct = started && p.inflating && p.comp == COMP_NONE;
-        if (direct && (dst = ring_begin(&ring)) == NULL) {
-            p.inflating = 0;         /* the consumer stopped: only hash from here */
-            dst = inbuf;
+        int direct = p.comp == COMP_NONE && started_c;
+        unsigned char *dst = ring_begin(direct ? &out : &in);
+        if (dst == NULL) {              /* the consumer stopped: only hash from here */
             direct = 0;
+            p.comp = COMP_NONE;
+            if (first == NULL && (first = malloc(READ_CHUNK)) == NULL) {
+                io_failed = 1;
+                sp_fail(&l->err, SP_EXIT_INPUT, "%s: out of memory", l->name);
+                break;
+            }
+            dst = first;
         }
         ssize_t got = want ? pread(l->blob.fd, dst, want, (off_t)(l->blob.offset + off)) : 0;
         if (got < 0 && errno == EINTR)
@@ -542,55 +593,56 @@ int layer_read(struct image_layer *l, const struct layer_run *run)
         EVP_DigestUpdate(blob, dst, (size_t)got);
         off += (uint64_t)got;
         atomic_fetch_add(run->done, (uint64_t)got);
-        if (!started) {
+        if (!started_c) {
             /* the first bytes say how the layer is compressed when the
              * descriptor did not (docker-save layers) */
-            if (p.comp == COMP_SNIFF) {
-                const unsigned char *b = dst;
-                size_t n = (size_t)got;
-                p.comp = n >= 2 && b[0] == 0x1f && b[1] == 0x8b ? COMP_GZIP
-                       : n >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd
-                       ? COMP_ZSTD : COMP_NONE;
-            }
+            if (p.comp == COMP_SNIFF)
+                p.comp = sniff(dst, (size_t)got);
             c.diff = p.comp == COMP_NONE ? NULL : diff;
-            if (pthread_create(&th, NULL, consumer_main, &c) != 0) {
+            if (pthread_create(&th_c, NULL, consumer_main, &c) != 0) {
                 sp_fail(&l->err, SP_EXIT_INPUT, "%s: cannot start a thread", l->name);
                 io_failed = 1;
                 break;
             }
-            started = 1;
-            if (p.comp == COMP_NONE && got > 0) {
-                unsigned char *slot = ring_begin(&ring);
-                if (slot) {
-                    memcpy(slot, dst, (size_t)got);
-                    ring_commit(&ring, (size_t)got);
-                } else {
-                    p.inflating = 0;
+            started_c = 1;
+            if (p.comp != COMP_NONE) {
+                if (pthread_create(&th_p, NULL, inflater_main, &p) != 0) {
+                    sp_fail(&l->err, SP_EXIT_INPUT, "%s: cannot start a thread", l->name);
+                    io_failed = 1;
+                    break;
                 }
+                started_p = 1;
+            } else if (got > 0) {
+                /* read into IN's slot: hand the bytes over to OUT */
+                unsigned char *o = ring_begin(&out);
+                if (o) {
+                    memcpy(o, dst, (size_t)got);
+                    ring_commit(&out, (size_t)got);
+                }
+                if (off >= l->blob.size)
+                    break;
                 continue;
             }
         }
-        if (direct)
-            ring_commit(&ring, (size_t)got);
-        else if (p.inflating && p.comp != COMP_NONE && got > 0)
-            feed(&p, dst, (size_t)got, off);
+        if (dst != first && got > 0)
+            ring_commit(direct ? &out : &in, (size_t)got);
+        if (off >= l->blob.size)
+            break;
     }
-    if (p.inflating && !io_failed && !canceled) {
-        if (p.comp == COMP_GZIP && (p.gz == NULL || p.gz->block_state != ISAL_BLOCK_FINISH))
-            pfail(&p, "gzip stream ends early (truncated layer?)");
-        if (p.comp == COMP_ZSTD && (p.zs == NULL || p.zlast != 0))
-            pfail(&p, "zstd stream ends early (truncated layer?)");
+    if (started_p) {
+        ring_set(&in, &in.eof);
+        pthread_join(th_p, NULL);       /* it sets OUT's eof */
+    } else if (started_c) {
+        ring_set(&out, &out.eof);
     }
-    if (started) {
-        ring_set(&ring, &ring.eof);
-        pthread_join(th, NULL);
-    }
+    if (started_c)
+        pthread_join(th_c, NULL);
     hex_digest(blob, l->digest);
     if (c.diff)
         hex_digest(diff, l->diff_id);
     else
         memcpy(l->diff_id, l->digest, sizeof l->diff_id);
-    l->inflated = p.comp == COMP_NONE ? l->blob.size : p.inflated;
+    l->inflated = c.bytes;
 
     if (canceled || c.canceled) {
         l->failed = 2;                     /* stopped because another layer failed */
@@ -611,12 +663,17 @@ int layer_read(struct image_layer *l, const struct layer_run *run)
         sp_fail(&l->err, SP_EXIT_VERIFY, "%s: uncompressed sha256 is %s, the config's diff_id "
                 "says %s (layer %zu)", l->name, l->diff_id, l->want_diff_id, l->index);
     }
+    goto out;
+oom:
+    l->failed = 1;
+    sp_fail(&l->err, SP_EXIT_INPUT, "%s: out of memory", l->name);
 out:
-    if (ring_ok)
-        ring_destroy(&ring);
-    free(inbuf);
-    if (p.gz)
-        free(p.gz);
+    if (rings) {
+        ring_destroy(&in);
+        ring_destroy(&out);
+    }
+    free(first);
+    free(p.gz);
     ZSTD_freeDCtx(p.zs);
     EVP_MD_CTX_free(blob);
     EVP_MD_CTX_free(diff);

@@ -56,6 +56,13 @@ p = blob_path(d, man["layers"][0]["digest"])
 b = bytearray(open(p, "rb").read()); b[-5] ^= 0xff
 open(p, "wb").write(bytes(b))
 
+# three layers read at once, the middle one corrupt: the others stop early
+d = mk("digest3", [c.tar_of(base + [("f", "f%d" % i, os.urandom(300000))]) for i in range(3)])
+idx, man = man_of(d)
+p = blob_path(d, man["layers"][1]["digest"])
+b = bytearray(open(p, "rb").read()); b[100] ^= 0xff
+open(p, "wb").write(bytes(b))
+
 # a config diff_id that does not match the layer
 t = c.tar_of(base)
 d = os.path.join(W, "diffid"); os.makedirs(d)
@@ -229,6 +236,7 @@ expect() {
 expect "truncated layer file: exit 3" 3 'bytes, its descriptor says' --image "$W/truncated"
 expect "gzip stream cut short: exit 4" 4 'gzip stream ends early' --image "$W/gzcut"
 expect "layer digest mismatch: exit 3" 3 'sha256 is sha256:[0-9a-f]{64}, its descriptor says' --image "$W/digest"
+expect "one corrupt layer of three read at once: exit 3" 3 'its descriptor says .*\(layer 1\)' --image "$W/digest3"
 expect "diff_id mismatch: exit 3" 3 "the config's diff_id says" --image "$W/diffid"
 expect "manifest names a missing blob: exit 4" 4 'missing \(layer 0' --image "$W/missing"
 expect "entry with '..': exit 4" 4 "'\.\.' component" --image "$W/dotdot"
