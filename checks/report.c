@@ -108,21 +108,28 @@ const char *sp_report_summary(const struct sp_report *r, char *buf, size_t bufsz
 size_t sp_put_escaped(FILE *fp, const char *s, const char *(*special)(unsigned char c))
 {
     size_t shown = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        const char *rep = special ? special(*p) : NULL;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        const unsigned char *run = p;          /* bytes shown as they are */
+        const char *rep = NULL;
+        while (*p && *p >= 0x20 && *p != 0x7f && !(special && (rep = special(*p))))
+            shown += (*p++ & 0xc0) != 0x80;
+        if (fp && p > run)
+            fwrite(run, 1, (size_t)(p - run), fp);
+        if (*p == '\0')
+            break;
+        if (rep == NULL && special)
+            rep = special(*p);
         if (rep) {
             if (fp)
                 fputs(rep, fp);
             shown += strlen(rep);
-        } else if (*p < 0x20 || *p == 0x7f) {
+        } else {
             if (fp)
                 fprintf(fp, "\\x%02x", *p);
             shown += 4;
-        } else {
-            if (fp)
-                fputc(*p, fp);
-            shown += (*p & 0xc0) != 0x80;
         }
+        p++;
     }
     return shown;
 }

@@ -36,8 +36,8 @@ static const char *colour_of(const struct sp_result *res)
 
 static void pad(FILE *fp, size_t shown, size_t width)
 {
-    for (; shown < width; shown++)
-        fputc(' ', fp);
+    if (shown < width)
+        fprintf(fp, "%*s", (int)(width - shown), "");
 }
 
 int sp_report_text(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp)
