@@ -122,10 +122,13 @@ static void scan_line(struct found *f, const char *line, size_t len, int is_cgro
         /* docker: /var/lib/docker/containers/<id>/hostname; podman:
          * .../overlay-containers/<id>/userdata/hostname.  Other 64-hex runs
          * (pod sandboxes, layers) are not this container. */
-        const char *c = memmem(line, len, "containers/", 11);
-        if (c && (size_t)(line + len - (c + 11)) > CONTAINER_ID_LEN &&
-            hex64(c + 11, CONTAINER_ID_LEN + 1) == c + 11)
-            id = c + 11;
+        for (const char *c = line; (c = memmem(c, (size_t)(line + len - c), "containers/", 11));
+             c += 11)
+            if ((size_t)(line + len - (c + 11)) > CONTAINER_ID_LEN &&
+                hex64(c + 11, CONTAINER_ID_LEN + 1) == c + 11) {
+                id = c + 11;
+                break;
+            }
     }
     int any = 0;
     for (size_t i = 0; i < sizeof markers / sizeof *markers; i++)

@@ -238,6 +238,8 @@ static void free_debs(struct parse *p)
 static int record(struct parse *p)
 {
     char key[2 * DPKG_FIELD_MAX + 8], ev[64];
+    if (p->ndebs == 0)
+        return 0;
     qsort(p->debs, p->ndebs, sizeof *p->debs, cmp_deb);
     for (size_t i = 0; i < p->ndebs;) {
         size_t j = i + 1;

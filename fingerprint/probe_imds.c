@@ -47,7 +47,7 @@ static long long now_ms(void)
 static int parse_endpoint(const char *s, struct endpoint *ep)
 {
     char host[80], port[16];
-    const char *colon;
+    const char *colon, *spec = s;
     size_t hl;
     if (s[0] == '[') {
         const char *close = strchr(s, ']');
@@ -76,7 +76,7 @@ static int parse_endpoint(const char *s, struct endpoint *ep)
     memcpy(&ep->addr, res->ai_addr, res->ai_addrlen);
     ep->addrlen = res->ai_addrlen;
     freeaddrinfo(res);
-    snprintf(ep->text, sizeof ep->text, "%s", s[-1] == '[' ? s - 1 : s);
+    snprintf(ep->text, sizeof ep->text, "%s", spec);
     return 0;
 }
 
