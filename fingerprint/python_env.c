@@ -1225,11 +1225,21 @@ int py_metadata_read(struct root *r, const char *path, int want_requires,
 {
     struct hdr_read h = { 0 };
     memset(m, 0, sizeof *m);
-    if (root_scan_file(r, path, (uint64_t)PY_METADATA_HEADER_MAX + 1, hdr_cb, &h) != 0) {
-        int saved = errno;
-        free(h.buf);
-        errno = saved;
-        return -1;
+    /* Most header blocks fit in the first PY_METADATA_FIRST_READ bytes:
+     * read those, and only when the blank line is not among them (and the
+     * file goes on) read again up to PY_METADATA_HEADER_MAX. */
+    uint64_t max = PY_METADATA_FIRST_READ;
+    for (int pass = 0; pass < 2; pass++) {
+        if (root_scan_file(r, path, max, hdr_cb, &h) != 0) {
+            int saved = errno;
+            free(h.buf);
+            errno = saved;
+            return -1;
+        }
+        if (h.done || h.over || h.len < max)
+            break;
+        h.len = 0;
+        max = (uint64_t)PY_METADATA_HEADER_MAX + 1;
     }
     if (h.buf == NULL) {
         return 0;   /* empty file: no headers */

@@ -37,6 +37,7 @@
 #define PY_PTH_LINES_MAX 256               /* lines honoured per .pth file */
 #define PY_PTH_FILE_MAX (64u * 1024)       /* bytes of one .pth file */
 #define PY_METADATA_HEADER_MAX (1u << 20)  /* bytes of METADATA headers read */
+#define PY_METADATA_FIRST_READ (16u * 1024) /* first read of a METADATA (a tuning) */
 #define PY_FIELD_MAX 256                   /* bytes of a Name or Version value */
 #define PY_REQUIRES_MAX 512                /* Requires-Dist headers kept */
 #define PY_VERSION_SCAN_MAX ((uint64_t)256 << 20)  /* bytes scanned per binary */

@@ -522,6 +522,20 @@ static void metadata_bad(void **state)
     /* a header block that ends at a line that is not a header */
     snprintf(p, sizeof p, "%s/nohdr-1.dist-info/METADATA", sp);
     fx_write(t, p, "Name: nohdr\nnot a header line\nVersion: 1\n", -1);
+    /* headers longer than the first read: a folded Description of 40 KiB
+     * (old PKG-INFO style) before Version */
+    {
+        size_t cap = 48 * 1024;
+        char *desc = malloc(cap);
+        size_t w = (size_t)snprintf(desc, cap, "Metadata-Version: 1.1\nName: longdesc\n"
+                                    "Description: first line\n");
+        while (w < 40 * 1024)
+            w += (size_t)snprintf(desc + w, cap - w, "        more of the long description\n");
+        w += (size_t)snprintf(desc + w, cap - w, "Version: 3.0\n\nbody\n");
+        snprintf(p, sizeof p, "%s/longdesc-3.0.egg-info/PKG-INFO", sp);
+        fx_write(t, p, desc, (long)w);
+        free(desc);
+    }
     /* same name twice in one folder with different versions */
     fx_dist(t, sp, "twin-1.0.dist-info", "twin", "1.0");
     fx_dist(t, sp, "twin-2.0.dist-info", "twin", "2.0");
@@ -543,6 +557,7 @@ static void metadata_bad(void **state)
                    "METADATA says \"right-name\"");
     assert_fact(&fs, "pip.vers", "2.0");
     assert_warning(&fs, "folder name says version \"1.0\" but METADATA says \"2.0\"");
+    assert_fact(&fs, "pip.longdesc", "3.0");
     assert_fact(&fs, "pip.crlf", "1.0");
     assert_no_fact(&fs, "pip.body");
     assert_no_fact(&fs, "pip.nohdr");
