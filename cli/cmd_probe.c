@@ -52,7 +52,7 @@ static int valid_digest(const char *d)
 }
 
 /* The progress line of --image (stderr, a terminal, a large image only). */
-static void image_progress(void *ctx, uint64_t done, uint64_t total)
+static void image_progress(void *ctx, uint64_t done, uint64_t total, int final)
 {
     struct timespec *t0 = ctx, now;
     if (total < SP_IMAGE_PROGRESS_MIN)
@@ -61,7 +61,7 @@ static void image_progress(void *ctx, uint64_t done, uint64_t total)
     double s = (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
     fprintf(stderr, "\rstackprint: image: %llu of %llu MiB read, %.0f MiB/s%s",
             (unsigned long long)(done >> 20), (unsigned long long)(total >> 20),
-            s > 0 ? (double)done / 1048576.0 / s : 0.0, done >= total ? "\n" : "");
+            s > 0 ? (double)done / 1048576.0 / s : 0.0, final ? "\n" : "");
 }
 
 /* --image: open, verify and merge the image; say which one was chosen

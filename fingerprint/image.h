@@ -72,8 +72,9 @@ struct image_open_opts {
     const struct image_limits *limits;   /* NULL: the defaults */
     unsigned threads;              /* layer workers; 0: the number of online CPUs */
     /* Called from the calling thread about four times a second while layers
-     * are read: bytes of blobs read so far and in all.  May be NULL. */
-    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+     * are read, and once more with FINAL 1 when reading ends (also on
+     * error): bytes of blobs read so far and in all.  May be NULL. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total, int final);
     void *progress_ctx;
 };
 

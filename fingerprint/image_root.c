@@ -355,7 +355,7 @@ static int read_layers(struct image_impl *im, const struct image_open_opts *o,
             }
             pthread_cond_timedwait(&pl.cv, &pl.mu, &ts);
             pthread_mutex_unlock(&pl.mu);
-            o->progress(o->progress_ctx, atomic_load(&done), im->total);
+            o->progress(o->progress_ctx, atomic_load(&done), im->total, 0);
             pthread_mutex_lock(&pl.mu);
         } else {
             pthread_cond_wait(&pl.cv, &pl.mu);
@@ -368,7 +368,7 @@ static int read_layers(struct image_impl *im, const struct image_open_opts *o,
     pthread_mutex_destroy(&pl.mu);
     pthread_cond_destroy(&pl.cv);
     if (o->progress)
-        o->progress(o->progress_ctx, atomic_load(&done), im->total);
+        o->progress(o->progress_ctx, atomic_load(&done), im->total, 1);
     for (size_t i = 0; i < plan->nlayers; i++)
         if (plan->layers[i].failed == 1) {
             *e = plan->layers[i].err;
@@ -492,26 +492,41 @@ fail:
     return NULL;
 }
 
+/* factset_set that turns a refused value (too long: a ref name from an
+ * annotation can be any length) into a warning; -1 only on ENOMEM. */
+static int set_fact(struct factset *fs, const char *key, const char *value, const char *ev)
+{
+    if (factset_set(fs, key, value, ev) == 0)
+        return 0;
+    if (errno == ENOMEM)
+        return -1;
+    if (factset_warn(fs, "%s: %s: value %s, not recorded", key, ev,
+                     errno == E2BIG ? "too long" : "empty") != 0 && errno == ENOMEM)
+        return -1;
+    return 0;
+}
+
 int image_root_facts(struct root *r, struct factset *fs)
 {
     struct image_impl *im = r->impl;
     struct image_plan *p = &im->plan;
-    char ev[512], key[64], cfgev[128];
+    char ev[512], key[64], cfgev[128], n[32];
     snprintf(ev, sizeof ev, "%s%s%s", p->evidence, p->choice ? ": " : "",
              p->choice ? p->choice : "");
     snprintf(cfgev, sizeof cfgev, "config %s", p->config_digest);
-    if ((p->ref && factset_set(fs, "image.ref", p->ref, p->evidence) != 0) ||
-        factset_set(fs, "image.config_digest", p->config_digest, "manifest config descriptor") != 0 ||
-        factset_set(fs, "image.manifest_digest", p->manifest_digest, ev) != 0 ||
-        factset_set(fs, "image.manifest_digest_source", p->manifest_source, p->evidence) != 0 ||
-        factset_set(fs, "image.os", p->os, cfgev) != 0 ||
-        factset_set(fs, "image.architecture", p->architecture, cfgev) != 0 ||
-        (p->variant && p->variant[0] && factset_set(fs, "image.variant", p->variant, cfgev) != 0) ||
-        factset_setf(fs, "image.layers", cfgev, "%zu", p->nlayers) != 0)
+    snprintf(n, sizeof n, "%zu", p->nlayers);
+    if ((p->ref && set_fact(fs, "image.ref", p->ref, p->evidence) != 0) ||
+        set_fact(fs, "image.config_digest", p->config_digest, "manifest config descriptor") != 0 ||
+        set_fact(fs, "image.manifest_digest", p->manifest_digest, ev) != 0 ||
+        set_fact(fs, "image.manifest_digest_source", p->manifest_source, p->evidence) != 0 ||
+        set_fact(fs, "image.os", p->os, cfgev) != 0 ||
+        set_fact(fs, "image.architecture", p->architecture, cfgev) != 0 ||
+        (p->variant && p->variant[0] && set_fact(fs, "image.variant", p->variant, cfgev) != 0) ||
+        set_fact(fs, "image.layers", n, cfgev) != 0)
         return -1;
     for (size_t i = 0; i < p->nlayers; i++) {
         snprintf(key, sizeof key, "image.layer.%03zu.diff_id", i);
-        if (factset_set(fs, key, p->layers[i].diff_id, p->layers[i].name) != 0)
+        if (set_fact(fs, key, p->layers[i].diff_id, p->layers[i].name) != 0)
             return -1;
     }
     return 0;

@@ -376,7 +376,7 @@ static int valid_digest(const char *d)
 struct desc {
     const char *media, *digest;
     int64_t size;
-    const char *ref;
+    const char *ref, *ref2;       /* ref.name and io.containerd.image.name */
     const char *os, *arch, *variant;
 };
 
@@ -406,8 +406,11 @@ static int parse_desc(const struct sp_node *n, const char *file, struct desc *d,
     const struct sp_node *ann = sp_node_get(n, "annotations", NULL);
     if (ann && ann->kind == SP_NODE_MAP) {
         d->ref = str_at(ann, "org.opencontainers.image.ref.name");
-        if (d->ref == NULL)
-            d->ref = str_at(ann, "io.containerd.image.name");
+        d->ref2 = str_at(ann, "io.containerd.image.name");
+        if (d->ref == NULL) {
+            d->ref = d->ref2;
+            d->ref2 = NULL;
+        }
     }
     const struct sp_node *pl = sp_node_get(n, "platform", NULL);
     if (pl && pl->kind == SP_NODE_MAP) {
@@ -467,7 +470,7 @@ static struct sp_node *read_blob_json(struct image_store *s, const char *digest,
 struct cand {
     char digest[SP_DIGEST_LEN + 1];
     int64_t size;
-    char *ref, *os, *arch, *variant;
+    char *ref, *ref2, *os, *arch, *variant;
 };
 
 struct cands {
@@ -479,6 +482,7 @@ static void cands_free(struct cands *c)
 {
     for (size_t i = 0; i < c->n; i++) {
         free(c->v[i].ref);
+        free(c->v[i].ref2);
         free(c->v[i].os);
         free(c->v[i].arch);
         free(c->v[i].variant);
@@ -491,7 +495,7 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
-static int cands_add(struct cands *c, const struct desc *d, const char *ref)
+static int cands_add(struct cands *c, const struct desc *d, const char *ref, const char *ref2)
 {
     if (c->n == c->cap) {
         size_t nc = c->cap ? c->cap * 2 : 8;
@@ -506,6 +510,7 @@ static int cands_add(struct cands *c, const struct desc *d, const char *ref)
     snprintf(x->digest, sizeof x->digest, "%s", d->digest);
     x->size = d->size;
     x->ref = dup_or_null(ref);
+    x->ref2 = dup_or_null(ref2);
     x->os = dup_or_null(d->os);
     x->arch = dup_or_null(d->arch);
     x->variant = dup_or_null(d->variant);
@@ -525,7 +530,7 @@ static int is_manifest_type(const char *mt)
 /* Collect the image manifests an index names (image-index.md), following
  * nested indexes; REF is inherited from the parent entry. */
 static int collect(struct image_store *s, const struct sp_node *idx, const char *file,
-                   const char *ref, int depth, const struct image_limits *l,
+                   const char *ref, const char *ref2, int depth, const struct image_limits *l,
                    struct cands *out, struct sp_error *e)
 {
     const struct sp_node *sv = sp_node_get(idx, "schemaVersion", NULL);
@@ -538,7 +543,7 @@ static int collect(struct image_store *s, const struct sp_node *idx, const char 
         struct desc d;
         if (parse_desc(ms->items[i], file, &d, e) != 0)
             return -1;
-        const char *r = d.ref ? d.ref : ref;
+        const char *r = d.ref ? d.ref : ref, *r2 = d.ref ? d.ref2 : ref2;
         if (is_index_type(d.media)) {
             if (depth + 1 >= SP_IMAGE_INDEX_DEPTH_MAX)
                 return sp_fail(e, SP_EXIT_INPUT, "%s: %s: indexes nested deeper than %d",
@@ -546,14 +551,14 @@ static int collect(struct image_store *s, const struct sp_node *idx, const char 
             struct sp_node *sub = read_blob_json(s, d.digest, d.size, l, NULL, NULL, e);
             if (sub == NULL)
                 return -1;
-            int rc = collect(s, sub, d.digest, r, depth + 1, l, out, e);
+            int rc = collect(s, sub, d.digest, r, r2, depth + 1, l, out, e);
             sp_node_free(sub);
             if (rc != 0)
                 return -1;
         } else if (is_manifest_type(d.media)) {
             if (d.os && strcmp(d.os, "unknown") == 0)
                 continue;           /* attestation manifests (buildx) */
-            if (cands_add(out, &d, r) != 0)
+            if (cands_add(out, &d, r, r2) != 0)
                 return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
         }
     }
@@ -669,7 +674,7 @@ static int choose(struct image_store *s, const char *file, struct cands *c, cons
     if (tag) {
         size_t w = 0;
         for (size_t i = 0; i < c->n; i++) {
-            if (tag_matches(c->v[i].ref, tag)) {
+            if (tag_matches(c->v[i].ref, tag) || tag_matches(c->v[i].ref2, tag)) {
                 struct cand t = c->v[w];
                 c->v[w++] = c->v[i];
                 c->v[i] = t;
@@ -681,6 +686,7 @@ static int choose(struct image_store *s, const char *file, struct cands *c, cons
                            tag, list);
         }
         for (size_t i = w; i < c->n; i++) {
+            free(c->v[i].ref2);
             free(c->v[i].ref);
             free(c->v[i].os);
             free(c->v[i].arch);
@@ -812,7 +818,7 @@ static int plan_oci(struct image_store *s, const char *tag, const struct platfor
         sp_fail(e, SP_EXIT_INPUT, "%s: index.json: not a JSON object", s->path);
         goto out;
     }
-    if (collect(s, idx, "index.json", NULL, 0, l, &c, e) != 0 ||
+    if (collect(s, idx, "index.json", NULL, NULL, 0, l, &c, e) != 0 ||
         choose(s, "index.json", &c, tag, p, explicit_platform, &which, e) != 0)
         goto out;
     const struct cand *ch = &c.v[which];
