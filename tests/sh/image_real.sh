@@ -31,7 +31,7 @@ build() {
     cp /var/lib/dpkg/status $R/var/lib/dpkg/status
     cp /usr/bin/python3.11 $R/usr/bin/python3.11
     ln -s python3.11 $R/usr/bin/python3
-    cp /usr/lib/python3.11/os.py $R/usr/lib/python3.11/os.py
+    cp /usr/lib/python3.11/os.py /usr/lib/python3.11/site.py $R/usr/lib/python3.11/
     for d in PyYAML-6.0.dist-info attrs-22.2.0.dist-info blinker-1.5.dist-info \
              astunparse-1.6.3.dist-info; do
         [ -d /usr/lib/python3/dist-packages/$d ] &&
@@ -180,3 +180,7 @@ check "the subject names the image and tag" test \
     "$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["subject"])' "$W/oci.json")" = "image:$W/oci:app"
 check "no kernel facts from an image" test -z "$(fact "$W/oci.json" host.kernel)$(fact "$W/oci.json" host.arch)"
 check "a warning says the image has no live kernel" grep -q 'no live kernel' "$W/oci.json"
+check "a whiteout layer removed blinker's dist-info (no pip.blinker)" \
+    sh -c "[ -z \"\$(fact '$W/oci.json' pip.blinker)\" ] && [ -n \"\$(fact '$W/oci.json' pip.attrs)\" ]"
+check "the Neuron runtime library named in the image's /opt/aws/neuron/lib" \
+    test "$(fact "$W/oci.json" neuron.runtime.version)" = 2.31.24.0
