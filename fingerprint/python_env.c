@@ -728,6 +728,66 @@ static int is_exec(struct root *r, const char *path)
     return root_stat(r, path, 1, &st) == 0 && st.type == ROOT_T_FILE && (st.mode & 0111);
 }
 
+static int search_path(struct probe_ctx *ctx, int flags, const char *path_env, int skip_shims,
+                       char *exe, size_t exesz, char *how, size_t howsz);
+
+/* The interpreter the pyenv shim CAND would run (PYROOT: the PYENV_ROOT the
+ * shim exports, or ""): $PYENV_ROOT/versions/<v>/bin/python3 for the first
+ * installed <v> of pyenv_versions(), "system" meaning the next python3 on
+ * PATH_ENV after the shims.  WHAT starts the evidence.  Returns 0 with EXE
+ * and HOW filled, 1 when it cannot be resolved (warned), -1 ENOMEM. */
+static int resolve_shim(struct probe_ctx *ctx, int flags, const char *cand, char *pyroot,
+                        size_t rootsz, const char *path_env, const char *what,
+                        char *exe, size_t exesz, char *how, size_t howsz)
+{
+    const char *envroot = probe_getenv(ctx, "PYENV_ROOT");
+    const char *homeenv = probe_getenv(ctx, "HOME");
+    if (pyroot[0] != '\0')
+        ;   /* the shim exports its own PYENV_ROOT, which wins */
+    else if (envroot && envroot[0] == '/')
+        snprintf(pyroot, rootsz, "%s", envroot);
+    else if (homeenv && homeenv[0] == '/')
+        snprintf(pyroot, rootsz, "%s/.pyenv", homeenv);
+    if (pyroot[0] == '\0') {
+        pwarn(ctx, flags, "python: %s: a pyenv shim, but PYENV_ROOT is unknown", cand);
+        return 1;
+    }
+    char versions[1024], from[SP_ROOT_PATH_MAX + 32];
+    int rc = pyenv_versions(ctx, pyroot, versions, sizeof versions, from, sizeof from);
+    if (rc < 0)
+        return -1;
+    if (rc > 0) {
+        pwarn(ctx, flags, "python: %s: a pyenv shim whose version file cannot be read", cand);
+        return 1;
+    }
+    char *save = NULL;
+    for (char *word = strtok_r(versions, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
+        if (strcmp(word, "system") == 0) {
+            int s = search_path(ctx, flags, path_env, 1, exe, exesz, how, howsz);
+            if (s <= 0)
+                return s;
+            pwarn(ctx, flags, "python: %s: pyenv version \"system\" (from %s), but no "
+                  "other python3 on $PATH", cand, from);
+            continue;
+        }
+        char vexe[SP_ROOT_PATH_MAX];
+        if (strchr(word, '/') != NULL ||
+            snprintf(vexe, sizeof vexe, "%s/versions/%s/bin/python3", pyroot, word) >=
+                (int)sizeof vexe)
+            continue;
+        if (is_exec(ctx->root, vexe)) {
+            copy(exe, exesz, vexe);
+            if (snprintf(how, howsz, "%s the pyenv shim %s; pyenv version %s from %s",
+                         what, cand, word, from) >= (int)howsz)
+                how[howsz - 1] = '\0';
+            return 0;
+        }
+        pwarn(ctx, flags, "python: %s: pyenv version %s (from %s) is not installed",
+              vexe, word, from);
+    }
+    return 1;
+}
+
 /* Search $PATH for python3, resolving pyenv shims.  SKIP_SHIMS: pyenv said
  * "system", so shims folders are passed over.  Returns 0 with EXE and HOW
  * filled, 1 when not found, -1 ENOMEM. */
@@ -757,50 +817,10 @@ static int search_path(struct probe_ctx *ctx, int flags, const char *path_env, i
         }
         if (skip_shims)
             continue;
-        /* a pyenv shim: which version would it run? */
-        const char *envroot = probe_getenv(ctx, "PYENV_ROOT");
-        const char *homeenv = probe_getenv(ctx, "HOME");
-        if (pyroot[0] != '\0')
-            ;   /* the shim exports its own PYENV_ROOT, which wins */
-        else if (envroot && envroot[0] == '/')
-            snprintf(pyroot, sizeof pyroot, "%s", envroot);
-        else if (homeenv && homeenv[0] == '/')
-            snprintf(pyroot, sizeof pyroot, "%s/.pyenv", homeenv);
-        if (pyroot[0] == '\0') {
-            pwarn(ctx, flags, "python: %s: a pyenv shim, but PYENV_ROOT is unknown", cand);
-            continue;
-        }
-        char versions[1024], from[SP_ROOT_PATH_MAX + 32];
-        int rc = pyenv_versions(ctx, pyroot, versions, sizeof versions, from, sizeof from);
-        if (rc < 0)
-            return -1;
-        if (rc > 0) {
-            pwarn(ctx, flags, "python: %s: a pyenv shim whose version file cannot be read", cand);
-            continue;
-        }
-        char *save = NULL;
-        for (char *word = strtok_r(versions, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
-            if (strcmp(word, "system") == 0) {
-                int s = search_path(ctx, flags, path_env, 1, exe, exesz, how, howsz);
-                if (s <= 0)
-                    return s;
-                continue;
-            }
-            char vexe[SP_ROOT_PATH_MAX];
-            if (strchr(word, '/') != NULL ||
-                snprintf(vexe, sizeof vexe, "%s/versions/%s/bin/python3", pyroot, word) >=
-                    (int)sizeof vexe)
-                continue;
-            if (is_exec(ctx->root, vexe)) {
-                copy(exe, exesz, vexe);
-                if (snprintf(how, howsz, "first python3 on $PATH is the pyenv shim %s; "
-                             "pyenv version %s from %s", cand, word, from) >= (int)howsz)
-                    how[howsz - 1] = '\0';
-                return 0;
-            }
-            pwarn(ctx, flags, "python: %s: pyenv version %s (from %s) is not installed",
-                  vexe, word, from);
-        }
+        int rc = resolve_shim(ctx, flags, cand, pyroot, sizeof pyroot, path_env,
+                              "first python3 on $PATH is", exe, exesz, how, howsz);
+        if (rc <= 0)
+            return rc;
     }
     return 1;
 }
@@ -814,6 +834,17 @@ int py_choose_workload(struct probe_ctx *ctx, int flags, struct py_interp *pi)
     flags |= PY_WORKLOAD;
     memset(pi, 0, sizeof *pi);
     if (ctx->python) {
+        /* `--python $(which python3)` on a pyenv machine names the shim */
+        char pyroot[SP_ROOT_PATH_MAX];
+        if (ctx->python[0] == '/' && is_pyenv_shim(ctx->root, ctx->python, pyroot, sizeof pyroot)) {
+            int rc = resolve_shim(ctx, flags, ctx->python, pyroot, sizeof pyroot,
+                                  probe_getenv(ctx, "PATH"), "--python names", exe, sizeof exe,
+                                  how, sizeof how);
+            if (rc < 0)
+                return -1;
+            if (rc == 0)
+                return py_interp_open(ctx, exe, how, flags, pi);
+        }
         snprintf(how, sizeof how, "--python %s", ctx->python);
         return py_interp_open(ctx, ctx->python, how, flags, pi);
     }

@@ -320,6 +320,18 @@ static void live_choice(void **state)
     assert_warning(&fs, "pyenv version 3.9.1 (from $PYENV_VERSION) is not installed");
     factset_free(&fs);
 
+    /* --python naming the shim itself (`--python $(which python3)`) */
+    factset_init(&fs);
+    fx_probe(t, "/root/.pyenv/shims/python3", env2, &fs);
+    assert_fact(&fs, "python.path", "/root/.pyenv/versions/3.12.1/bin/python3");
+    assert_non_null(strstr(evidence(&fs, "python.path"), "--python names the pyenv shim"));
+    factset_free(&fs);
+    /* ... also in a copied tree: the shim's PYENV_ROOT and its version file */
+    factset_init(&fs);
+    fx_probe(t, "/root/.pyenv/shims/python3", NULL, &fs);
+    assert_fact(&fs, "python.path", "/root/.pyenv/versions/3.12.1/bin/python3");
+    factset_free(&fs);
+
     /* a copied tree never reads the environment it is given */
     factset_init(&fs);
     fx_probe(t, NULL, NULL, &fs);
