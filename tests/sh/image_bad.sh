@@ -211,6 +211,13 @@ for name, tail in (("gzpad", bytes(1000)), ("gzjunk", b"junk")):
     desc = dict(mediaType=c.LAYER["gzip"], **c.put_blob(d, c.compress(t, "gzip") + tail))
     c.write_manifest(d, {"architecture": "amd64", "os": "linux",
                          "rootfs": {"type": "layers", "diff_ids": [c.sha(t)]}}, [desc], "t")
+# a gzip layer in two members (as pigz or concatenated streams write it)
+d = os.path.join(W, "gzmulti"); os.makedirs(d)
+open(os.path.join(d, "oci-layout"), "w").write('{"imageLayoutVersion":"1.0.0"}')
+t = c.tar_of([("d", "etc"), ("f", "etc/os-release", b"ID=multi\n"), ("f", "pad", os.urandom(5000))])
+desc = dict(mediaType=c.LAYER["gzip"], **c.put_blob(d, c.compress(t[:3000], "gzip") + c.compress(t[3000:], "gzip")))
+c.write_manifest(d, {"architecture": "amd64", "os": "linux",
+                     "rootfs": {"type": "layers", "diff_ids": [c.sha(t)]}}, [desc], "t")
 # a layer that is not a tar
 d = os.path.join(W, "nottar"); os.makedirs(d)
 open(os.path.join(d, "oci-layout"), "w").write('{"imageLayoutVersion":"1.0.0"}')
@@ -285,6 +292,8 @@ run sparse --image "$W/sparse"
 check "a 10 GiB sparse entry is skipped, not read (under 20 s)" test $(( $(date +%s) - start )) -lt 20
 run gzpad --image "$W/gzpad"
 check "zero padding after the gzip stream counts in the blob digest only" test "$(fact "$W/gzpad.json" host.os.id)" = pad
+run gzmulti --image "$W/gzmulti"
+check "a gzip layer of two members reads whole" test "$(fact "$W/gzmulti.json" host.os.id)" = multi
 "$STACKPRINT" probe --format json -o "$W/multi.json" --image "$W/multi" --platform linux/arm64 2>"$W/multi.err"
 check "--platform selects the arm64 image" test "$(fact "$W/multi.json" host.os.id)" = arm
 check "the choice is said on stderr" grep -q 'chose 2 of 2: linux/arm64' "$W/multi.err"
