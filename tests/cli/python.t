@@ -42,7 +42,7 @@ $ $STACKPRINT probe --root tests/fixtures/roots/ambiguous | grep -E '^  torch.ba
 >   pip.torch-neuron: "1.13.1.2.11.13.0"
 >   torch.backend: "neuron-inf1"
 >   torch.backend: "ambiguous"
-> - "torch.backend: /usr/local/lib/python3.10/dist-packages/to
+> - "torch.backend: /usr/local/lib/python3.11/site-packages/to
 
 ### twice in a row: byte-identical manifests for every root
 $ for r in tests/fixtures/roots/*/; do SOURCE_DATE_EPOCH=1 $STACKPRINT probe --root $r > $T/a; SOURCE_DATE_EPOCH=1 $STACKPRINT probe --root $r > $T/b; cmp -s $T/a $T/b || echo "differs: $r"; done; echo done

@@ -77,8 +77,8 @@ static void trn2_native(void **state)
     assert_fact(&fs, "python.version", "3.11.13");
     assert_fact(&fs, "pip.torch-neuronx", "2.11.3.0.19138+4dee388.dev");
     assert_fact(&fs, "pip.torch", "2.11.0");
-    assert_fact(&fs, "pip.libtorch-neuronx-lite", "2.11.0.1.0.696");
-    assert_fact(&fs, "pip.neuronx-cc", "2.26.6360.0+6f180f47");
+    assert_fact(&fs, "pip.libtorch-neuronx-lite", "2.11.0.1.0.1284");
+    assert_fact(&fs, "pip.neuronx-cc", "2.27.5334.0");
     assert_no_fact(&fs, "pip.torch-xla");
     assert_no_fact(&fs, "pip.six");                    /* only the system's */
     assert_fact(&fs, "python.env.system.path", "/usr/bin/python3");

@@ -76,7 +76,8 @@ static void fixtures(void **state)
 
     fixture("ambiguous", NULL, &fs);
     assert_fact(&fs, "torch.backend", "ambiguous");
-    assert_warning(&fs, "torch-neuronx 2.9.0.2.13.24727 has both native and XLA markers");
+    assert_warning(&fs, "torch-neuronx 2.9.0.2.15.32035 has both native and XLA markers");
+    assert_fact(&fs, "python.version", "3.11.13");
     factset_free(&fs);
 
     fixture("container-bare", NULL, &fs);
