@@ -240,9 +240,7 @@ static const char *key_problem(const char *key, char *buf, size_t bufsz)
     if (n > SP_FACT_KEY_MAX)
         return "fact key longer than 256 bytes";
     for (const char *p = key; *p; p++) {
-        char c = *p;
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              strchr("._+-", c)))
+        if (!sp_ascii_alnum(*p) && !strchr("._+-", *p))
             return "a fact key holds only letters, digits and . _ + -";
     }
     if (key[0] == '.' || key[n - 1] == '.' || strstr(key, ".."))

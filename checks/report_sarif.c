@@ -24,8 +24,7 @@ static char *path_uri(const char *path)
     if (path[0] == '/')
         o += sprintf(o, "file://");
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-            strchr(keep, *p))
+        if (sp_ascii_alnum((char)*p) || strchr(keep, *p))
             *o++ = (char)*p;
         else
             o += sprintf(o, "%%%02X", *p);

@@ -9,15 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
-/* Python's str.isspace() for ASCII, as packaging's strip() and \s see it. */
-static int py_space(unsigned char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
-}
-
 int sp_specifier_looks_like(const char *text)
 {
-    while (py_space((unsigned char)*text))
+    while (sp_py_space((unsigned char)*text))
         text++;
     return *text && strchr("<>=!~", *text) != NULL;
 }
@@ -45,14 +39,14 @@ static int clause_parse(char *c, const struct sp_scheme *scheme, struct sp_claus
         return sp_fail(e, SP_EXIT_INPUT, "'%s': no operator (one of == != < <= > >= ~= ===)", c);
     out->op = operators[k].op;
     char *v = c + oplen;
-    while (py_space((unsigned char)*v))
+    while (sp_py_space((unsigned char)*v))
         v++;
     if (*v == '\0')
         return sp_fail(e, SP_EXIT_INPUT, "'%s': nothing after the operator", c);
     size_t n = strlen(v);
     if (out->op == SP_OP_ARBITRARY) {
         for (const char *p = v; *p; p++)
-            if (py_space((unsigned char)*p) || *p == ';' || *p == ')')
+            if (sp_py_space((unsigned char)*p) || *p == ';' || *p == ')')
                 return sp_fail(e, SP_EXIT_INPUT, "'%s': === takes one word", c);
         out->text = strdup(v);
         return out->text ? 0 : sp_fail(e, SP_EXIT_INPUT, "out of memory");
@@ -123,10 +117,10 @@ int sp_specifier_parse(const char *text, const struct sp_scheme *scheme,
         char *comma = strchr(item, ',');
         if (comma)
             *comma = '\0';
-        while (py_space((unsigned char)*item))
+        while (sp_py_space((unsigned char)*item))
             item++;
         size_t n = strlen(item);
-        while (n > 0 && py_space((unsigned char)item[n - 1]))
+        while (n > 0 && sp_py_space((unsigned char)item[n - 1]))
             item[--n] = '\0';
         if (n == 0) {
             sp_fail(e, SP_EXIT_INPUT, "empty clause");

@@ -93,7 +93,19 @@ int sp_version_compare(const struct sp_version *a, const struct sp_version *b,
 
 void sp_version_free(struct sp_version *v);
 
-/* Shared by the scheme files, not for other callers. */
+/* Shared by the scheme files and specifier.c, not for other callers. */
+
+/* ASCII character classes (never the locale's). */
+static inline int sp_ascii_digit(char c) { return c >= '0' && c <= '9'; }
+static inline int sp_ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static inline int sp_ascii_alnum(char c) { return sp_ascii_digit(c) || sp_ascii_alpha(c); }
+
+/* Python's str.isspace() for ASCII, which is what packaging's \s and
+ * strip() see: space, \t \n \v \f \r, and 0x1c-0x1f. */
+static inline int sp_py_space(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+}
 
 /* sp_digits_compare: compare two unsigned decimal numbers given as digit
  * runs (A, AN bytes; B, BN bytes), leading zeros ignored.  <0, 0, >0. */

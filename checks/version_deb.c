@@ -21,9 +21,8 @@ struct deb {
     char text[];              /* trimmed copy: normal form, then the parts */
 };
 
+/* dpkg's c_isspace(): the C locale's spaces */
 static int c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-static int c_digit(char c) { return c >= '0' && c <= '9'; }
-static int c_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 static struct sp_version *parse(const char *text, struct sp_error *e)
 {
@@ -98,17 +97,17 @@ static struct sp_version *parse(const char *text, struct sp_error *e)
         why = "upstream version is empty";
         goto bad;
     }
-    if (!c_digit(*v->upstream)) {
+    if (!sp_ascii_digit(*v->upstream)) {
         why = "upstream version does not start with a digit";
         goto bad;
     }
     for (const char *p = v->upstream; *p; p++)
-        if (!c_digit(*p) && !c_alpha(*p) && !strchr(".-+~:", *p)) {
+        if (!sp_ascii_digit(*p) && !sp_ascii_alpha(*p) && !strchr(".-+~:", *p)) {
             why = "invalid character in the upstream version";
             goto bad;
         }
     for (const char *p = v->revision; *p; p++)
-        if (!c_digit(*p) && !c_alpha(*p) && !strchr(".+~", *p)) {
+        if (!sp_ascii_digit(*p) && !sp_ascii_alpha(*p) && !strchr(".+~", *p)) {
             why = "invalid character in the revision";
             goto bad;
         }
@@ -129,11 +128,11 @@ bad:
  * character after all letters. */
 static int weight(char c)
 {
-    if (c == '\0' || c_digit(c))
+    if (c == '\0' || sp_ascii_digit(c))
         return 0;
     if (c == '~')
         return -1;
-    if (c_alpha(c))
+    if (sp_ascii_alpha(c))
         return (unsigned char)c;
     return (unsigned char)c + 256;
 }
@@ -143,7 +142,7 @@ static int weight(char c)
 static int part_cmp(const char *a, const char *b)
 {
     while (*a || *b) {
-        while ((*a && !c_digit(*a)) || (*b && !c_digit(*b))) {
+        while ((*a && !sp_ascii_digit(*a)) || (*b && !sp_ascii_digit(*b))) {
             int wa = weight(*a), wb = weight(*b);
             if (wa != wb)
                 return wa < wb ? -1 : 1;
@@ -151,9 +150,9 @@ static int part_cmp(const char *a, const char *b)
             b++;
         }
         const char *da = a, *db = b;
-        while (c_digit(*a))
+        while (sp_ascii_digit(*a))
             a++;
-        while (c_digit(*b))
+        while (sp_ascii_digit(*b))
             b++;
         int c = sp_digits_compare(da, (size_t)(a - da), db, (size_t)(b - db));
         if (c)
@@ -191,7 +190,7 @@ static int prefix_match(const struct sp_version *vv, const struct sp_version *vp
     if (strncmp(v->upstream, p->upstream, k) != 0)
         return 0;
     char next = v->upstream[k];
-    return next == '\0' || !(c_digit(next) || c_alpha(next));
+    return next == '\0' || !(sp_ascii_digit(next) || sp_ascii_alpha(next));
 }
 
 static void release_version(struct sp_version *v)

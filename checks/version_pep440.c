@@ -46,15 +46,7 @@ struct pep440 {
     char normal[2 * SP_VERSION_TEXT_MAX + 64];
 };
 
-/* Python's str.isspace() for ASCII, which is what \s and strip() use. */
-static int py_space(unsigned char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
-}
-
-static int is_digit(char c) { return c >= '0' && c <= '9'; }
 static int is_sep(char c) { return c == '-' || c == '_' || c == '.'; }
-static int is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z'); }
 
 struct cursor {
     const char *s;
@@ -65,7 +57,7 @@ struct cursor {
 static int take_number(struct cursor *c, struct num *out)
 {
     size_t start = c->i;
-    while (c->i < c->n && is_digit(c->s[c->i]))
+    while (c->i < c->n && sp_ascii_digit(c->s[c->i]))
         c->i++;
     if (c->i == start)
         return 0;
@@ -169,9 +161,9 @@ static struct sp_version *parse(const char *text, struct sp_error *e)
 
     if (len > SP_VERSION_TEXT_MAX)
         return sp_version_bad(e, title, text, "longer than 256 bytes");
-    while (start < len && py_space((unsigned char)text[start]))
+    while (start < len && sp_py_space((unsigned char)text[start]))
         start++;
-    while (len > start && py_space((unsigned char)text[len - 1]))
+    while (len > start && sp_py_space((unsigned char)text[len - 1]))
         len--;
     if (start == len)
         return sp_version_bad(e, title, text, "empty");
@@ -203,7 +195,7 @@ static struct sp_version *parse(const char *text, struct sp_error *e)
         goto bad;
     }
     v->nrelease = 1;
-    while (c.i + 1 < c.n && c.s[c.i] == '.' && is_digit(c.s[c.i + 1])) {
+    while (c.i + 1 < c.n && c.s[c.i] == '.' && sp_ascii_digit(c.s[c.i + 1])) {
         c.i++;
         take_number(&c, &v->release[v->nrelease++]);   /* < RELEASE_MAX: two bytes each */
     }
@@ -212,7 +204,7 @@ static struct sp_version *parse(const char *text, struct sp_error *e)
         v->pre = pre_kinds[w];
         take_suffix_number(&c, &v->pre_n);
     }
-    if (c.i + 1 < c.n && c.s[c.i] == '-' && is_digit(c.s[c.i + 1])) {
+    if (c.i + 1 < c.n && c.s[c.i] == '-' && sp_ascii_digit(c.s[c.i + 1])) {
         c.i++;
         v->has_post = 1;
         take_number(&c, &v->post_n);
@@ -229,8 +221,8 @@ static struct sp_version *parse(const char *text, struct sp_error *e)
         for (;;) {
             size_t s0 = c.i;
             int numeric = 1;
-            while (c.i < c.n && is_alnum(c.s[c.i]))
-                numeric &= is_digit(c.s[c.i++]);
+            while (c.i < c.n && sp_ascii_alnum(c.s[c.i]))
+                numeric &= sp_ascii_digit(c.s[c.i++]);
             if (c.i == s0) {
                 why = "empty part in the local label";
                 goto bad;

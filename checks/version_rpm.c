@@ -24,17 +24,14 @@ struct rpm {
     char text[];
 };
 
-static int r_digit(char c) { return c >= '0' && c <= '9'; }
-static int r_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static int r_alnum(char c) { return r_digit(c) || r_alpha(c); }
 
 static int part_ok(const char *p)
 {
     int alnum = 0;
     for (; *p; p++) {
-        if (!r_alnum(*p) && !strchr("._+~^", *p))
+        if (!sp_ascii_alnum(*p) && !strchr("._+~^", *p))
             return 0;
-        alnum |= r_alnum(*p);
+        alnum |= sp_ascii_alnum(*p);
     }
     return alnum;
 }
@@ -99,9 +96,9 @@ bad:
 static int vercmp(const char *a, const char *b)
 {
     for (;;) {
-        while (*a && !r_alnum(*a) && *a != '~' && *a != '^')
+        while (*a && !sp_ascii_alnum(*a) && *a != '~' && *a != '^')
             a++;
-        while (*b && !r_alnum(*b) && *b != '~' && *b != '^')
+        while (*b && !sp_ascii_alnum(*b) && *b != '~' && *b != '^')
             b++;
         if (*a == '~' || *b == '~') {          /* before everything */
             if (*a != '~')
@@ -125,11 +122,11 @@ static int vercmp(const char *a, const char *b)
         }
         if (*a == '\0' || *b == '\0')
             break;
-        int num = r_digit(*a);
+        int num = sp_ascii_digit(*a);
         const char *ea = a, *eb = b;
-        while (*ea && (num ? r_digit(*ea) : r_alpha(*ea)))
+        while (*ea && (num ? sp_ascii_digit(*ea) : sp_ascii_alpha(*ea)))
             ea++;
-        while (*eb && (num ? r_digit(*eb) : r_alpha(*eb)))
+        while (*eb && (num ? sp_ascii_digit(*eb) : sp_ascii_alpha(*eb)))
             eb++;
         if (eb == b)                           /* different kinds: number wins */
             return num ? 1 : -1;
@@ -181,7 +178,7 @@ static int prefix_match(const struct sp_version *vv, const struct sp_version *vp
     }
     if (strncmp(v->version, p->version, k) != 0)
         return 0;
-    return v->version[k] == '\0' || !r_alnum(v->version[k]);
+    return v->version[k] == '\0' || !sp_ascii_alnum(v->version[k]);
 }
 
 static void release_version(struct sp_version *v)
