@@ -416,7 +416,9 @@ static int policy_from_node(const char *file, const struct sp_node *doc,
         if (strcmp(ps->policies[i].name, name->value) == 0)
             return at(e, file, name->line, name->column, "policy '%s' is also defined in %s",
                       name->value, ps->policies[i].file);
-    if ((p->name = strdup(name->value)) == NULL || (p->file = strdup(file)) == NULL)
+    /* the file name as reports show it: valid UTF-8 (JSON, XML) */
+    if ((p->name = strdup(name->value)) == NULL ||
+        (p->file = sp_utf8_sanitize(file, strlen(file))) == NULL)
         return nomem(e, file);
     if (optional_text(file, doc, "description", &p->description, e) != 0 ||
         optional_text(file, doc, "source", &p->source, e) != 0 ||

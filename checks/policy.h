@@ -68,7 +68,8 @@ struct sp_rule {
 
 struct sp_policy {
     char *name, *description, *source;   /* description, source: NULL when none */
-    char *file;                          /* the file it was read from */
+    char *file;                          /* the file it was read from (bytes
+                                            that are not UTF-8 written \xNN) */
     struct sp_requirement *when;
     size_t nwhen;
     struct sp_rule *rules;               /* "require", "forbid", then its own */

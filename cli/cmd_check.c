@@ -83,7 +83,7 @@ int cmd_check(int argc, char **argv)
     struct manifest m;
     struct sp_report report;
     struct sp_error e = { 0 };
-    char *buf = NULL;
+    char *buf = NULL, *shown = NULL;
     size_t len = 0;
     sp_policy_set_init(&ps);
     manifest_init(&m);
@@ -99,10 +99,16 @@ int cmd_check(int argc, char **argv)
     }
     factset_sort(&m.facts);
     ctx.facts = &m.facts;
+    /* reports are UTF-8 (JSON, XML): a file name that is not is shown \xNN */
+    shown = sp_utf8_sanitize(path, strlen(path));
     struct sp_report_meta meta = {
-        .manifest = path, .subject = m.subject, .stack_id = m.stack_id[0] ? m.stack_id : NULL,
+        .manifest = shown, .subject = m.subject, .stack_id = m.stack_id[0] ? m.stack_id : NULL,
         .colour = format == SP_FORMAT_TEXT && want_colour(out),
     };
+    if (shown == NULL) {
+        rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "check: out of memory" });
+        goto done;
+    }
     if (sp_evaluate(&ps, &ctx, &report, &e) != 0 ||
         sp_report_render(&report, &meta, format, &buf, &len, &e) != 0 ||
         sp_write_output(out, buf, len, &e) != 0) {
@@ -112,6 +118,7 @@ int cmd_check(int argc, char **argv)
     rc = report.passed ? SP_EXIT_OK : SP_EXIT_FAIL;
 done:
     free(buf);
+    free(shown);
     free(policies);
     sp_report_free(&report);
     manifest_free(&m);

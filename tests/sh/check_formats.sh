@@ -95,3 +95,13 @@ $STACKPRINT check -p $P -f github "$TMPDIR/odd:name,y.yaml" > "$TMPDIR/gh2.txt"
 if grep -q '^::error file=[^,:]*odd%3Aname%2Cy.yaml,title=example-neuron-pytorch-xla/require::host.instance_family violated' "$TMPDIR/gh2.txt"
 then ok "github: file property escaped"
 else not_ok "github: file property escaped" "$(cat "$TMPDIR/gh2.txt")"; fi
+
+# a manifest whose file name is not UTF-8: reports stay valid XML and JSON
+bad="$TMPDIR/$(printf 'bad\377name').json"
+cp $M/trn1-native.json "$bad"
+$STACKPRINT check -p $P -f junit "$bad" > "$TMPDIR/badname.xml"
+$STACKPRINT check -p $P -f json "$bad" > "$TMPDIR/badname.json"
+if xmllint --noout --schema tests/schemas/junit.xsd "$TMPDIR/badname.xml" 2>/dev/null &&
+   $py -c 'import json,sys; m=json.load(open(sys.argv[1]))["manifest"]; assert m.endswith("bad\\xffname.json"), m' "$TMPDIR/badname.json"
+then ok "a file name that is not UTF-8 is shown \\xNN; junit and json stay valid"
+else not_ok "a file name that is not UTF-8 is shown \\xNN" "$(head -c 600 "$TMPDIR/badname.json")"; fi
