@@ -11,7 +11,6 @@
 void factset_init(struct factset *fs)
 {
     memset(fs, 0, sizeof *fs);
-    fs->sorted = 1;
 }
 
 void factset_free(struct factset *fs)
@@ -81,38 +80,34 @@ char *sp_utf8_sanitize(const char *s, size_t len)
     return r;
 }
 
-static int cmp_fact(const void *a, const void *b)
-{
-    return strcmp(((const struct fact *)a)->key, ((const struct fact *)b)->key);
-}
-
 void factset_sort(struct factset *fs)
 {
-    if (!fs->sorted && fs->count > 1)
-        qsort(fs->facts, fs->count, sizeof *fs->facts, cmp_fact);
-    fs->sorted = 1;
+    (void)fs;    /* facts are kept sorted as they are set */
+}
+
+/* Binary search: the fact for KEY, or NULL with *AT set to where it would
+ * be inserted.  The facts are always kept sorted bytewise by key. */
+static struct fact *search(const struct factset *fs, const char *key, size_t *at)
+{
+    size_t lo = 0, hi = fs->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(fs->facts[mid].key, key);
+        if (c == 0)
+            return &fs->facts[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (at)
+        *at = lo;
+    return NULL;
 }
 
 static struct fact *find(const struct factset *fs, const char *key)
 {
-    if (fs->sorted) {
-        size_t lo = 0, hi = fs->count;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            int c = strcmp(fs->facts[mid].key, key);
-            if (c == 0)
-                return &fs->facts[mid];
-            if (c < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return NULL;
-    }
-    for (size_t i = 0; i < fs->count; i++)
-        if (strcmp(fs->facts[i].key, key) == 0)
-            return &fs->facts[i];
-    return NULL;
+    return search(fs, key, NULL);
 }
 
 const struct fact *factset_find(const struct factset *fs, const char *key)
@@ -157,7 +152,8 @@ int factset_set(struct factset *fs, const char *key, const char *value,
     char *e = evidence ? sp_utf8_sanitize(evidence, el) : NULL;
     if (v == NULL || (evidence && e == NULL))
         goto nomem;
-    struct fact *f = find(fs, key);
+    size_t at = 0;
+    struct fact *f = search(fs, key, &at);
     if (f != NULL) {
         free(f->value);
         free(f->evidence);
@@ -182,14 +178,23 @@ int factset_set(struct factset *fs, const char *key, const char *value,
     char *k = sp_utf8_sanitize(key, kl);
     if (k == NULL)
         goto nomem;
-    if (fs->sorted && fs->count > 0 && strcmp(fs->facts[fs->count - 1].key, k) > 0)
-        fs->sorted = 0;
-    fs->facts[fs->count++] = (struct fact){ k, v, e };
+    if (strcmp(k, key) != 0) {
+        /* a key with invalid UTF-8 sorts by its escaped form */
+        if (search(fs, k, &at) != NULL) {
+            free(k);
+            errno = EINVAL;
+            goto fail;
+        }
+    }
+    memmove(&fs->facts[at + 1], &fs->facts[at], (fs->count - at) * sizeof *fs->facts);
+    fs->facts[at] = (struct fact){ k, v, e };
+    fs->count++;
     return 0;
 nomem:
+    errno = ENOMEM;
+fail:
     free(v);
     free(e);
-    errno = ENOMEM;
     return -1;
 }
 

@@ -32,12 +32,11 @@ struct fact {
 };
 
 struct factset {
-    struct fact *facts;            /* sorted bytewise by key after factset_sort() */
+    struct fact *facts;            /* always sorted bytewise by key */
     size_t count, cap;
     char **warnings;               /* in the order recorded */
     size_t nwarnings, capwarnings;
     size_t dropped_warnings;       /* warnings past SP_WARNINGS_MAX */
-    int sorted;                    /* internal: 1 while facts are sorted */
 };
 
 void factset_init(struct factset *fs);
@@ -67,8 +66,9 @@ int factset_warn(struct factset *fs, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int factset_vwarn(struct factset *fs, const char *fmt, va_list ap);
 
-/* factset_sort: sort facts bytewise by key (strcmp order, as DESIGN.md asks
- * for deterministic output).  Idempotent. */
+/* factset_sort: kept for callers written before the set kept itself sorted:
+ * facts are always in bytewise key order (strcmp), as DESIGN.md asks for
+ * deterministic output; lookups and inserts are binary searches. */
 void factset_sort(struct factset *fs);
 
 /* fact_is_volatile: 1 for keys left out of the stack id because they name
