@@ -180,6 +180,16 @@ static int cmp_uint(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Add ID to the set IDS (N entries, at most PCI_IDS_MAX distinct kept). */
+static void add_id(unsigned *ids, size_t *n, unsigned id)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (ids[i] == id)
+            return;
+    if (*n < PCI_IDS_MAX)
+        ids[(*n)++] = id;
+}
+
 /* Append "VVVV:DDDD" for each distinct id of IDS (sorted) to OUT. */
 static void id_list(unsigned vendor, unsigned *ids, size_t n, char *out, size_t outsz)
 {
@@ -302,8 +312,7 @@ int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
     if (pci_warnings)
         factset_warn(ctx->facts, "pci: " PCI_SYSFS ": libpci: %s", pci_msg);
 
-    unsigned neuron_ids[PCI_DEVICES_MAX > 64 ? 64 : PCI_DEVICES_MAX];
-    unsigned gpu_ids[64];
+    unsigned neuron_ids[PCI_IDS_MAX], gpu_ids[PCI_IDS_MAX];
     size_t nneuron = 0, ngpu = 0, nefa = 0, nnids = 0, ngids = 0;
     const char *kinds[16];
     size_t nkinds = 0;
@@ -312,8 +321,7 @@ int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
             const struct neuron_kind *k = neuron_kind_by_id(devs[i].device);
             if (k) {
                 nneuron++;
-                if (nnids < sizeof neuron_ids / sizeof *neuron_ids)
-                    neuron_ids[nnids++] = devs[i].device;
+                add_id(neuron_ids, &nnids, devs[i].device);
                 size_t j = 0;
                 while (j < nkinds && strcmp(kinds[j], k->kind) != 0)
                     j++;
@@ -324,8 +332,7 @@ int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
             }
         } else if (devs[i].vendor == SP_VENDOR_NVIDIA && (devs[i].cls >> 8) == 0x03) {
             ngpu++;                          /* display controllers only (class 03xx) */
-            if (ngids < sizeof gpu_ids / sizeof *gpu_ids)
-                gpu_ids[ngids++] = devs[i].device;
+            add_id(gpu_ids, &ngids, devs[i].device);
         }
     }
     const char *ev = PCI_SYSFS " (libpci linux-sysfs)";
