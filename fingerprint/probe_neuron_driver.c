@@ -31,14 +31,17 @@ static int cmp_version_ptr(const void *a, const void *b)
     return version_cmp_dotted(*(char *const *)a, *(char *const *)b);
 }
 
-/* Add VERSION to the set V (N entries, at most DKMS_VERSIONS_MAX). */
-static void add_version(char **v, size_t *n, char *version)
+/* Add VERSION to the set V (N entries, at most DKMS_VERSIONS_MAX; the
+ * ones past it are counted in *DROPPED). */
+static void add_version(char **v, size_t *n, char *version, size_t *dropped)
 {
     for (size_t i = 0; i < *n; i++)
         if (strcmp(v[i], version) == 0)
             return;
     if (*n < DKMS_VERSIONS_MAX)
         v[(*n)++] = version;
+    else
+        (*dropped)++;
 }
 
 static int driver_version(struct probe_ctx *ctx)
@@ -62,7 +65,7 @@ static int driver_version(struct probe_ctx *ctx)
 static int dkms_versions(struct probe_ctx *ctx)
 {
     char **state = NULL, **src = NULL, **legacy = NULL, *v[DKMS_VERSIONS_MAX];
-    size_t nstate = 0, nsrc = 0, nlegacy = 0, n = 0;
+    size_t nstate = 0, nsrc = 0, nlegacy = 0, n = 0, dropped = 0;
     int rc = 0;
     char path[SP_ROOT_PATH_MAX];
 
@@ -75,7 +78,7 @@ static int dkms_versions(struct probe_ctx *ctx)
         /* <version>/ is a real folder; "source" and "kernel-*" are links */
         if (version_looks_valid(state[i]) && root_stat(ctx->root, path, 0, &st) == 0 &&
             st.type == ROOT_T_DIR)
-            add_version(v, &n, state[i]);
+            add_version(v, &n, state[i], &dropped);
     }
     if (root_list_dir(ctx->root, USR_SRC, &src, &nsrc) != 0 && errno != ENOENT &&
         errno != ENOTDIR)
@@ -85,7 +88,7 @@ static int dkms_versions(struct probe_ctx *ctx)
         if (strncmp(p, "aws-neuronx-", 12) == 0 && version_looks_valid(p + 12)) {
             snprintf(path, sizeof path, USR_SRC "/%s", p);
             if (root_is_dir(ctx->root, path))
-                add_version(v, &n, src[i] + 12);
+                add_version(v, &n, src[i] + 12, &dropped);
         } else if (strncmp(p, "aws-neuron-", 11) == 0 && version_looks_valid(p + 11)) {
             factset_warn(ctx->facts, "neuron.driver.dkms: " USR_SRC "/%s: legacy aws-neuron "
                          "driver sources (conflicts with aws-neuronx-dkms)", p);
@@ -107,6 +110,9 @@ static int dkms_versions(struct probe_ctx *ctx)
                                      i ? "," : "", v[i]);
         rc = probe_set(ctx, "neuron.driver.dkms", list,
                        nstate ? DKMS_DIR : USR_SRC "/aws-neuronx-*");
+        if (dropped)
+            factset_warn(ctx->facts, "neuron.driver.dkms: " DKMS_DIR ": more than %d "
+                         "versions; %zu more not listed", DKMS_VERSIONS_MAX, dropped);
     }
     root_names_free(state, nstate);
     root_names_free(src, nsrc);

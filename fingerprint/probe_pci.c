@@ -180,14 +180,17 @@ static int cmp_uint(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Add ID to the set IDS (N entries, at most PCI_IDS_MAX distinct kept). */
-static void add_id(unsigned *ids, size_t *n, unsigned id)
+/* Add ID to the set IDS (N entries, at most PCI_IDS_MAX distinct kept; the
+ * ones past it are counted in *DROPPED). */
+static void add_id(unsigned *ids, size_t *n, unsigned id, size_t *dropped)
 {
     for (size_t i = 0; i < *n; i++)
         if (ids[i] == id)
             return;
     if (*n < PCI_IDS_MAX)
         ids[(*n)++] = id;
+    else
+        (*dropped)++;
 }
 
 /* Append "VVVV:DDDD" for each distinct id of IDS (sorted) to OUT. */
@@ -313,7 +316,7 @@ int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
         factset_warn(ctx->facts, "pci: " PCI_SYSFS ": libpci: %s", pci_msg);
 
     unsigned neuron_ids[PCI_IDS_MAX], gpu_ids[PCI_IDS_MAX];
-    size_t nneuron = 0, ngpu = 0, nefa = 0, nnids = 0, ngids = 0;
+    size_t nneuron = 0, ngpu = 0, nefa = 0, nnids = 0, ngids = 0, dropped = 0;
     const char *kinds[16];
     size_t nkinds = 0;
     for (long i = 0; i < n; i++) {
@@ -321,7 +324,7 @@ int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
             const struct neuron_kind *k = neuron_kind_by_id(devs[i].device);
             if (k) {
                 nneuron++;
-                add_id(neuron_ids, &nnids, devs[i].device);
+                add_id(neuron_ids, &nnids, devs[i].device, &dropped);
                 size_t j = 0;
                 while (j < nkinds && strcmp(kinds[j], k->kind) != 0)
                     j++;
@@ -332,7 +335,7 @@ int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
             }
         } else if (devs[i].vendor == SP_VENDOR_NVIDIA && (devs[i].cls >> 8) == 0x03) {
             ngpu++;                          /* display controllers only (class 03xx) */
-            add_id(gpu_ids, &ngids, devs[i].device);
+            add_id(gpu_ids, &ngids, devs[i].device, &dropped);
         }
     }
     const char *ev = PCI_SYSFS " (libpci linux-sysfs)";
@@ -368,6 +371,9 @@ int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
         if (probe_set(ctx, "gpu.device.pci_id", list, ev) != 0)
             goto nomem;
     }
+    if (dropped)
+        factset_warn(ctx->facts, "pci: " PCI_SYSFS ": more than %d distinct device ids of "
+                     "one vendor; %zu not listed", PCI_IDS_MAX, dropped);
     goto out;
 nomem:
     rc = sp_fail(e, SP_EXIT_INPUT, "pci: out of memory");

@@ -10,6 +10,7 @@ writes the port to PORTFILE, serves until killed.
        404       every request gets 404
        silent    accepts connections and never answers
        oversized the token response is 1 MiB long
+       bigtoken  the token is 600 bytes (past the probe's 511-byte token bound)
 """
 import http.server
 import socket
@@ -41,6 +42,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(404, "not found")
         if mode == "oversized":
             return self.reply(200, "x" * (1 << 20))
+        if mode == "bigtoken":
+            return self.reply(200, "t" * 600)
         if self.path != "/latest/api/token" or \
                 not self.headers.get("X-aws-ec2-metadata-token-ttl-seconds"):
             return self.reply(400, "bad request")

@@ -41,7 +41,7 @@ check "dmi kept over imds" [ "$(fact "$TMPDIR/d.json" host.instance_type)" = inf
 check "dmi/imds disagreement is a warning" grep -q "DMI 'inf2.xlarge'; DMI kept" "$TMPDIR/d.json"
 stop
 
-for mode in 404 silent oversized; do
+for mode in 404 silent oversized bigtoken; do
     start $mode
     t0=$(date +%s%N)
     "$STACKPRINT" probe --root "$ROOT" --imds --imds-endpoint "127.0.0.1:$PORT" --format json \
@@ -56,6 +56,7 @@ for mode in 404 silent oversized; do
         404) want="api/token: HTTP 404" ;;
         silent) want="api/token: timed out" ;;
         oversized) want="api/token: response larger than 16384 bytes" ;;
+        bigtoken) want="api/token: response body longer than 511 bytes" ;;
     esac
     check "imds $mode: warning '$want'" grep -q "$want" "$TMPDIR/m.json"
     check "imds $mode: finished in ${ms} ms (< 3000)" [ "$ms" -lt 3000 ]

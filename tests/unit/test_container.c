@@ -109,6 +109,21 @@ static void live_env_and_conflicts(void **state)
     pt_close(&t);
 }
 
+static void bounds(void **state)
+{
+    /* /proc/self/cgroup past CGROUP_MAX (64 KiB): a warning, nothing read */
+    struct pt t;
+    pt_tmp(&t, NULL);
+    t.root->live = 1;
+    pt_sh(&t, "mkdir -p $D/proc/self && i=0; while [ $i -lt 1200 ]; do "
+              "echo '12:memory:/docker/" ID "'; i=$((i + 1)); done > $D/proc/self/cgroup");
+    pt_run(&t, probe_container);
+    assert_warning(&t.fs, "container: /proc/self/cgroup: larger than the read limit");
+    assert_no_fact(&t.fs, "container.id");
+    t.root->live = 0;
+    pt_close(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -116,6 +131,7 @@ int main(void)
         cmocka_unit_test(files),
         cmocka_unit_test(live),
         cmocka_unit_test(live_env_and_conflicts),
+        cmocka_unit_test(bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

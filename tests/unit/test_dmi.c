@@ -81,6 +81,15 @@ static void variants_and_bad_values(void **state)
     assert_warning(&t.fs, "trn2\\xff");
     pt_close(&t);
 
+    /* product_name past DMI_VALUE_MAX (256 bytes) is cut, then refused */
+    pt_tmp(&t, NULL);
+    pt_put(&t, "sys/class/dmi/id/sys_vendor", "Amazon EC2\n");
+    pt_sh(&t, "{ printf 'trn2.'; head -c 300 /dev/zero | tr '\\0' x; echo; } > $D/sys/class/dmi/id/product_name");
+    pt_run(&t, probe_dmi);
+    assert_no_fact(&t.fs, "host.instance_type");
+    assert_warning(&t.fs, "is not an EC2 instance type");
+    pt_close(&t);
+
     /* another vendor: no cloud, no type even if it looks like one */
     pt_tmp(&t, NULL);
     pt_put(&t, "sys/class/dmi/id/sys_vendor", "QEMU\n");

@@ -147,6 +147,33 @@ static void bounds(void **state)
         assert_warning(&t.fs, "5 more malformed stanzas");
         pt_close(&t);
     }
+    /* a Version past DPKG_FIELD_MAX (256 bytes) is a malformed field */
+    {
+        static char buf[1000];
+        int n = snprintf(buf, sizeof buf, "Package: longver\nStatus: install ok installed\nVersion: ");
+        memset(buf + n, '1', 300);
+        n += 300;
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "\n");
+        run_status(&t, buf, n);
+        assert_no_fact(&t.fs, "deb.longver");
+        assert_warning(&t.fs, "status:1: malformed field");
+        pt_close(&t);
+    }
+    /* 200001 installed packages: 200000 recorded (DPKG_PACKAGES_MAX), then a warning */
+    {
+        size_t cap = 200001 * 64, n = 0;
+        char *buf = malloc(cap);
+        assert_non_null(buf);
+        for (int i = 0; i < 200001; i++)
+            n += (size_t)snprintf(buf + n, cap - n,
+                                  "Package: p%06d\nStatus: install ok installed\nVersion: 1\n\n", i);
+        run_status(&t, buf, (long)n);
+        free(buf);
+        assert_int_equal(t.fs.count, 200000);
+        assert_warning(&t.fs, "more than 200000 installed packages; the rest skipped");
+        assert_no_fact(&t.fs, "deb.p200000");
+        pt_close(&t);
+    }
     /* a FIFO and a folder where the status file should be */
     pt_tmp(&t, NULL);
     pt_sh(&t, "mkdir -p $D/var/lib/dpkg && mkfifo $D/var/lib/dpkg/status");

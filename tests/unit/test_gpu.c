@@ -53,6 +53,16 @@ static void fallbacks(void **state)
     assert_warning(&t.fs, "no CUDA_VERSION in the first 262144 bytes");
     pt_close(&t);
 
+    /* version.json past CUDA_JSON_MAX (256 KiB): a warning, then the next source */
+    pt_tmp(&t, NULL);
+    pt_sh(&t, "mkdir -p $D/usr/local/cuda && { printf '{\"cuda\": {\"version\": \"12.1.1\"}, \"pad\": \"'; "
+              "head -c 270000 /dev/zero | tr '\\0' x; printf '\"}'; } > $D/usr/local/cuda/version.json && "
+              "echo 'CUDA Version 12.1.105' > $D/usr/local/cuda/version.txt");
+    pt_run(&t, probe_gpu);
+    assert_warning(&t.fs, "/usr/local/cuda/version.json: larger than the read limit");
+    assert_fact(&t.fs, "cuda.toolkit.version", "12.1.105");
+    pt_close(&t);
+
     /* /usr/local/cuda as an absolute link to a versioned folder, inside the root */
     pt_tmp(&t, NULL);
     pt_put(&t, "usr/local/cuda-12.8/version.json", "{\"cuda\": {\"name\": \"CUDA SDK\", \"version\": \"12.8.1\"}}");

@@ -180,6 +180,37 @@ static void class_without_bus_and_dkms_order(void **state)
     pt_close(&t);
 }
 
+static void bounds(void **state)
+{
+    struct pt t;
+    /* 65 devices in the class folder: 64 read (NEURON_DEVICES_MAX), a warning */
+    pt_tmp(&t, NULL);
+    pt_sh(&t, "i=0; while [ $i -lt 65 ]; do d=$D/sys/class/neuron_device/neuron$i; mkdir -p $d; "
+              "echo 2 > $d/core_count; i=$((i + 1)); done");
+    run(&t);
+    assert_fact(&t.fs, "neuron.device.count", "64");
+    assert_fact(&t.fs, "neuron.core.count", "128");
+    assert_warning(&t.fs, "more than 64 devices; the rest not read");
+    pt_close(&t);
+    /* a core_count past CORES_PER_DEVICE_MAX (64) is malformed */
+    pt_tmp(&t, "inf2");
+    pt_put(&t, "sys/devices/virtual/neuron_device/neuron0/core_count", "65\n");
+    run(&t);
+    assert_warning(&t.fs, "neuron0/core_count: malformed count");
+    assert_fact(&t.fs, "neuron.core.count", "2");
+    pt_close(&t);
+    /* 33 DKMS versions: 32 listed (DKMS_VERSIONS_MAX), the rest counted */
+    pt_tmp(&t, NULL);
+    pt_sh(&t, "i=0; while [ $i -lt 33 ]; do mkdir -p $D/var/lib/dkms/aws-neuronx/2.$i.0.0; "
+              "i=$((i + 1)); done");
+    run(&t);
+    assert_warning(&t.fs, "more than 32 versions; 1 more not listed");
+    const char *v = factset_get(&t.fs, "neuron.driver.dkms");
+    assert_non_null(v);
+    assert_non_null(strstr(v, "2.0.0.0,2.1.0.0,"));
+    pt_close(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +219,7 @@ int main(void)
         cmocka_unit_test(missing_core_count),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(class_without_bus_and_dkms_order),
+        cmocka_unit_test(bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

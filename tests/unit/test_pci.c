@@ -164,6 +164,44 @@ static void links_leaving_the_tree(void **state)
     pt_close(&t);
 }
 
+static void value_bounds(void **state)
+{
+    struct pt t;
+    /* an attribute past PCI_VALUE_MAX (255 bytes; libpci itself refuses 256) */
+    pt_tmp(&t, "inf2");
+    pt_sh(&t, "f=$D/sys/devices/pci0000:00/0000:00:03.0/vendor && printf '0x1d0f' > $f && "
+              "head -c 250 /dev/zero | tr '\\0' ' ' >> $f");
+    pt_run(&t, probe_pci);
+    assert_no_fact(&t.fs, "neuron.device.count");
+    assert_warning(&t.fs, "0000:00:03.0/vendor: larger than the read limit");
+    pt_close(&t);
+    /* a resource file past PCI_RESOURCE_FILE_MAX (64 KiB) */
+    pt_tmp(&t, "inf2");
+    pt_sh(&t, "f=$D/sys/devices/pci0000:00/0000:00:03.0/resource && "
+              "i=0; while [ $i -lt 1200 ]; do echo '0x0000000000000000 0x0000000000000000 0x0000000000000000'; "
+              "i=$((i + 1)); done > $f");
+    pt_run(&t, probe_pci);
+    assert_no_fact(&t.fs, "neuron.device.count");
+    assert_warning(&t.fs, "0000:00:03.0/resource: larger than the read limit");
+    pt_close(&t);
+    /* 33 distinct GPU ids: 32 listed (PCI_IDS_MAX), the rest counted in a warning */
+    pt_tmp(&t, NULL);
+    pt_sh(&t, "mkdir -p $D/sys/bus/pci/devices");
+    for (int i = 0; i < 33; i++) {
+        char bdf[16], id[16];
+        snprintf(bdf, sizeof bdf, "0000:01:%02x.0", i);
+        snprintf(id, sizeof id, "0x%04x", 0x2300 + i);
+        add_device(&t, bdf, "0x10de", id, "0x030200");
+    }
+    pt_run(&t, probe_pci);
+    assert_fact(&t.fs, "gpu.device.count", "33");
+    assert_warning(&t.fs, "more than 32 distinct device ids of one vendor; 1 not listed");
+    const char *ids = factset_get(&t.fs, "gpu.device.pci_id");
+    assert_non_null(ids);
+    assert_int_equal(strlen(ids), 32 * 9 + 31);
+    pt_close(&t);
+}
+
 static void device_bound(void **state)
 {
     struct pt t;
@@ -238,6 +276,7 @@ int main(void)
         cmocka_unit_test(several_kinds),
         cmocka_unit_test(malformed_trees),
         cmocka_unit_test(links_leaving_the_tree),
+        cmocka_unit_test(value_bounds),
         cmocka_unit_test(device_bound),
         cmocka_unit_test(libpci_error_is_a_warning),
     };
