@@ -180,15 +180,15 @@ static int keep_content(struct consumer *c, struct archive *a, struct itree *t,
                         struct inode *n, uint64_t keep, const char *path)
 {
     uint64_t want = n->size < keep ? n->size : keep;
-    char *d = malloc(want + 1);
+    char *d = content_alloc(want);
     uint64_t got = 0;
     if (d == NULL)
-        return cfail(c, "%s: out of memory", path);
+        return cfail(c, "%.200s: out of memory", path);
     while (got < want) {
         la_ssize_t r = archive_read_data(a, d + got, want - got);
         if (r < 0) {
-            free(d);
-            return cfail(c, "tar: %s (%s)", archive_error_string(a), path);
+            content_unref(d);
+            return cfail(c, "tar: %s (%.200s)", archive_error_string(a), path);
         }
         if (r == 0)
             break;
@@ -196,7 +196,7 @@ static int keep_content(struct consumer *c, struct archive *a, struct itree *t,
     }
     d[got] = '\0';
     if (itree_set_data(t, n, d, got) != 0) {
-        free(d);
+        content_unref(d);
         return cfail(c, "%.200s: content kept past the limit of %llu bytes", path,
                      (unsigned long long)t->limits->keep_total_max);
     }

@@ -107,9 +107,9 @@ struct inode {
     uint8_t opaque;               /* delta dirs: .wh..wh..opq seen */
     uint32_t mode;
     uint64_t size;
-    char *data;                   /* FILE: kept content; HARDLINK: target path */
+    char *data;                   /* FILE: kept content (content_alloc), shared by hard links */
     uint64_t kept;                /* bytes at DATA */
-    char *link;                   /* LINK: target as written */
+    char *link;                   /* LINK: target as written; HARDLINK: target path */
     struct inode **kids;          /* DIR: open-addressing table, CAP slots */
     uint32_t nkids, cap;
     char **wh;                    /* delta DIR: names whited out below it */
@@ -124,6 +124,13 @@ struct itree {
     char **pending;               /* paths of HARDLINK nodes to resolve against lower layers */
     size_t npending, cappending;
 };
+
+/* Kept content: a reference-counted buffer of LEN bytes plus a NUL, so that
+ * hard links share one copy.  Used by one thread at a time (a layer's
+ * consumer, then the merge). */
+char *content_alloc(uint64_t len);
+char *content_ref(char *data);
+void content_unref(char *data);
 
 struct itree *itree_new(const struct image_limits *l);
 void itree_free(struct itree *t);
@@ -155,8 +162,9 @@ int itree_hardlink(struct itree *t, const char *path, const char *target);
 /* itree_pending: remember PATH, a hard link whose target is not in this
  * layer, to resolve against the lower layers at merge time. */
 int itree_pending(struct itree *t, const char *path);
-/* itree_set_data: give FILE node N a copy of LEN bytes (counted against the
- * kept total).  -1 with errno E2BIG or ENOMEM. */
+/* itree_set_data: give FILE node N the content DATA (from content_alloc,
+ * LEN bytes, counted against the kept total; N takes the reference).  -1
+ * with errno E2BIG (DATA is then still the caller's). */
 int itree_set_data(struct itree *t, struct inode *n, char *data, uint64_t len);
 /* itree_kids_sorted: live child names of directory N, sorted bytewise. */
 int itree_kids_sorted(const struct inode *n, char ***names, size_t *count);

@@ -36,7 +36,7 @@ static const char *const suffix[] = {
     "*.egg-info", "*.egg-info/PKG-INFO", "*.egg-info/entry_points.txt",
     "*.egg-info/requires.txt", "*.egg-info/top_level.txt", "*.egg-info/installed-files.txt",
     "pyvenv.cfg", "conda-meta/*.json", "conda-meta/history",
-    "bin/python*", "bin/pypy*", "sbin/python*", "libpython*", "patchlevel.h",
+    "bin/python*", "bin/pypy*", "sbin/python*", "libpython*.so*", "patchlevel.h",
     "_sysconfigdata*.py", "python*/site.py", ".pyenv/version", ".python-version",
     "torch/version.py", "torch/_version.py",
     "*-packages/torch*/*.py", "*-packages/torch*/*.json", "*-packages/torch*/*.txt",

@@ -962,6 +962,19 @@ out:
     return rc;
 }
 
+/* The RepoTags entry of manifest.json entry ENT that TAG names, or NULL. */
+static const char *entry_tag(const struct sp_node *ent, const char *tag)
+{
+    const struct sp_node *tags = sp_node_get(ent, "RepoTags", NULL);
+    if (tags == NULL || tags->kind != SP_NODE_SEQ)
+        return NULL;
+    for (size_t t = 0; t < tags->count; t++)
+        if (tags->items[t]->kind == SP_NODE_SCALAR && tags->items[t]->quoted &&
+            tag_matches(tags->items[t]->value, tag))
+            return tags->items[t]->value;
+    return NULL;
+}
+
 static int plan_docker(struct image_store *s, const char *tag, const struct platform *p,
                        int explicit_platform, const struct image_limits *l,
                        struct image_plan *plan, struct sp_error *e)
@@ -1032,7 +1045,7 @@ static int plan_docker(struct image_store *s, const char *tag, const struct plat
         size_t found = 0, pick = 0;
         for (size_t i = 0; i < doc->count; i++) {
             const char *cf = str_at(doc->items[i], "Config");
-            if (cf == NULL || !safe_member_name(cf))
+            if (cf == NULL || !safe_member_name(cf) || (tag && !entry_tag(doc->items[i], tag)))
                 continue;
             if (store_read_small(s, cf, l->json_max, &buf, &len, e) != 0)
                 goto out;
@@ -1054,7 +1067,8 @@ static int plan_docker(struct image_store *s, const char *tag, const struct plat
         }
         chosen = pick;
         const struct sp_node *tags = sp_node_get(doc->items[pick], "RepoTags", NULL);
-        chosen_ref = tags && tags->kind == SP_NODE_SEQ && tags->count &&
+        chosen_ref = tag ? entry_tag(doc->items[pick], tag)
+                   : tags && tags->kind == SP_NODE_SEQ && tags->count &&
                      tags->items[0]->kind == SP_NODE_SCALAR ? tags->items[0]->value : NULL;
         char note[256];
         snprintf(note, sizeof note, "%zu of %zu entries of manifest.json: %s/%s", pick + 1,

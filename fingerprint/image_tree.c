@@ -24,6 +24,32 @@ static uint32_t name_hash(const char *s)
     return h;
 }
 
+struct content_hdr {
+    uint64_t refs;
+};
+
+char *content_alloc(uint64_t len)
+{
+    struct content_hdr *h = malloc(sizeof *h + len + 1);
+    if (h == NULL)
+        return NULL;
+    h->refs = 1;
+    return (char *)(h + 1);
+}
+
+char *content_ref(char *data)
+{
+    if (data)
+        ((struct content_hdr *)data - 1)->refs++;
+    return data;
+}
+
+void content_unref(char *data)
+{
+    if (data && --((struct content_hdr *)data - 1)->refs == 0)
+        free((struct content_hdr *)data - 1);
+}
+
 static void inode_clear(struct inode *n);
 
 static void inode_free(struct inode *n)
@@ -44,7 +70,7 @@ static void inode_clear(struct inode *n)
     for (uint32_t i = 0; i < n->nwh; i++)
         free(n->wh[i]);
     free(n->wh);
-    free(n->data);
+    content_unref(n->data);
     free(n->link);
     n->kids = NULL;
     n->wh = NULL;
@@ -293,41 +319,29 @@ int itree_set_data(struct itree *t, struct inode *n, char *data, uint64_t len)
         errno = E2BIG;
         return -1;
     }
-    free(n->data);
+    content_unref(n->data);
     n->data = data;
     n->kept = len;
     t->kept_bytes += len;
     return 0;
 }
 
-/* Copy regular file SRC into N (a hard link). */
-static int copy_file(struct itree *t, struct inode *n, const struct inode *src)
+/* N (a hard link) becomes regular file SRC, sharing its content. */
+static void link_file(struct inode *n, const struct inode *src)
 {
     n->type = IN_FILE;
     n->mode = src->mode;
     n->size = src->size;
-    if (src->kept == 0)
-        return 0;
-    char *d = malloc(src->kept + 1);
-    if (d == NULL)
-        return -1;
-    memcpy(d, src->data, src->kept);
-    d[src->kept] = '\0';
-    if (itree_set_data(t, n, d, src->kept) != 0) {
-        free(d);
-        return -1;
-    }
-    return 0;
+    n->data = content_ref(src->data);
+    n->kept = src->kept;
 }
 
 int itree_hardlink(struct itree *t, const char *path, const char *target)
 {
     struct inode *src = itree_lookup(t, target);
-    struct inode copy = { 0 };
     if (src == NULL || src->type == IN_HARDLINK) {
         /* not in this layer (or a link to one that is not): a lower layer's */
-        const char *to = src ? src->data : target;
-        char *d = strdup(to);
+        char *d = strdup(src ? src->link : target);
         if (d == NULL)
             return -1;
         struct inode *n = itree_add(t, path, IN_HARDLINK);
@@ -335,7 +349,7 @@ int itree_hardlink(struct itree *t, const char *path, const char *target)
             free(d);
             return -1;
         }
-        n->data = d;
+        n->link = d;
         return itree_pending(t, path);
     }
     if (src->type != IN_FILE && src->type != IN_LINK) {
@@ -344,27 +358,17 @@ int itree_hardlink(struct itree *t, const char *path, const char *target)
     }
     if (strcmp(path, target) == 0)
         return 0;
-    /* copy first: adding PATH may replace an ancestor of TARGET */
-    copy.type = src->type;
-    copy.mode = src->mode;
-    copy.size = src->size;
-    if (src->link && (copy.link = strdup(src->link)) == NULL)
+    /* take what is needed first: adding PATH may replace an ancestor of TARGET */
+    struct inode copy = { .type = src->type, .mode = src->mode, .size = src->size,
+                          .kept = src->kept, .data = content_ref(src->data) };
+    if (src->link && (copy.link = strdup(src->link)) == NULL) {
+        content_unref(copy.data);
         return -1;
-    if (src->kept) {
-        if ((copy.data = malloc(src->kept + 1)) == NULL) {
-            free(copy.link);
-            return -1;
-        }
-        memcpy(copy.data, src->data, src->kept);
-        copy.data[src->kept] = '\0';
-        copy.kept = src->kept;
     }
     struct inode *n = itree_add(t, path, (enum inode_type)copy.type);
-    if (n == NULL || (copy.kept && t->kept_bytes + copy.kept > t->limits->keep_total_max)) {
-        free(copy.data);
+    if (n == NULL) {
+        content_unref(copy.data);
         free(copy.link);
-        if (n)
-            errno = E2BIG;
         return -1;
     }
     n->mode = copy.mode;
@@ -372,7 +376,6 @@ int itree_hardlink(struct itree *t, const char *path, const char *target)
     n->link = copy.link;
     n->data = copy.data;
     n->kept = copy.kept;
-    t->kept_bytes += copy.kept;
     return 0;
 }
 
@@ -435,31 +438,25 @@ int itree_merge(struct itree *merged, struct itree *delta, const char *layer_nam
         struct inode *n = itree_lookup(delta, delta->pending[i]);
         if (n == NULL || n->type != IN_HARDLINK)
             continue;            /* replaced later in the same layer */
-        char *target = n->data;
-        struct inode *src = itree_lookup(merged, target);
+        struct inode *src = itree_lookup(merged, n->link);
         if (src && src->type == IN_LINK) {
-            n->data = NULL;
-            free(target);
+            char *to = strdup(src->link);
+            if (to == NULL)
+                return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", layer_name);
+            free(n->link);
+            n->link = to;
             n->type = IN_LINK;
             n->mode = src->mode;
-            if ((n->link = strdup(src->link)) == NULL)
-                return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", layer_name);
+            n->size = src->size;
             continue;
         }
-        if (src == NULL || src->type != IN_FILE) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: hard link %s points to %s, which is %s",
-                    layer_name, delta->pending[i], target,
-                    src ? "not a regular file" : "missing");
-            return -1;
-        }
-        n->data = NULL;
-        n->kept = 0;
-        if (copy_file(delta, n, src) != 0) {
-            free(target);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: content kept past the limit of %llu bytes",
-                           layer_name, (unsigned long long)merged->limits->keep_total_max);
-        }
-        free(target);
+        if (src == NULL || src->type != IN_FILE)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: hard link %s points to %s, which is %s",
+                           layer_name, delta->pending[i], n->link,
+                           src ? "not a regular file" : "missing");
+        free(n->link);
+        n->link = NULL;
+        link_file(n, src);
     }
     merged->kept_bytes += delta->kept_bytes;
     if (merged->kept_bytes > merged->limits->keep_total_max)
