@@ -3,10 +3,14 @@
  * must not format output (checks/report_*.c do). */
 #include "evaluate.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum outcome { HOLDS, FAILS, UNDECIDED };
+#include "release.h"
+
+/* REF_MISSING: a fact the test refers to is absent */
+enum outcome { HOLDS, FAILS, UNDECIDED, REF_MISSING };
 
 const char *sp_verdict_name(enum sp_verdict v)
 {
@@ -28,8 +32,10 @@ void sp_report_init(struct sp_report *r)
 
 static void report_clear(struct sp_report *r)
 {
-    for (size_t i = 0; i < r->count; i++)
+    for (size_t i = 0; i < r->count; i++) {
         free(r->results[i].detail);
+        free(r->results[i].resolved);
+    }
     struct sp_result *keep = r->results;
     size_t cap = r->cap;
     sp_report_init(r);
@@ -44,10 +50,113 @@ void sp_report_free(struct sp_report *r)
     sp_report_init(r);
 }
 
-/* Does test T hold for the value FOUND (NULL: absent)?  UNDECIDED, with a
- * malloc'd reason in *DETAIL, when FOUND is not a version of the test's
- * scheme.  -1 on allocation failure. */
-static int test_outcome(const struct sp_test *t, const char *found, char **detail)
+/* What a test's outcome carries besides HOLDS or FAILS: why it is
+ * undecided or which reference is missing (DETAIL), and the bounds its
+ * references resolved to (RESOLVED); both malloc'd or NULL. */
+struct why {
+    char *detail, *resolved;
+};
+
+static void why_free(struct why *w)
+{
+    free(w->detail);
+    free(w->resolved);
+    w->detail = w->resolved = NULL;
+}
+
+/* W->detail = "the referenced fact KEY is absent"; REF_MISSING, or -1. */
+static int ref_missing(struct why *w, const char *key)
+{
+    if (asprintf(&w->detail, "the referenced fact %s is absent", key) < 0) {
+        w->detail = NULL;
+        return -1;
+    }
+    return REF_MISSING;
+}
+
+/* A specifier with fact references: each clause's bound resolved from
+ * CTX, then matched.  W->resolved gets the set as resolved: "<=2.15.2". */
+static int specifier_refs(const struct sp_specifier *s, const struct sp_version *found,
+                          const struct sp_eval_ctx *ctx, struct why *w)
+{
+    char shown[SP_SPECIFIER_TEXT_MAX + 1] = "";
+    size_t len = 0;
+    int holds = 1;
+    static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "~=", "===" };
+    for (size_t i = 0; i < s->count; i++) {
+        const struct sp_clause *c = &s->clauses[i];
+        struct sp_version *bound = c->bound;
+        const char *text = c->text;
+        if (c->ref) {
+            const char *value = factset_get(ctx->facts, c->ref);
+            struct sp_error ve;
+            if (value == NULL)
+                return ref_missing(w, c->ref);
+            if ((bound = sp_clause_resolve(c, s->scheme, value, &ve)) == NULL)
+                return (w->detail = strdup(ve.msg)) ? UNDECIDED : -1;
+            text = bound->normal;
+        }
+        int n = snprintf(shown + len, sizeof shown - len, "%s%s%s%s", i ? "," : "", ops[c->op], text,
+                         c->wildcard ? ".*" : "");
+        if (n > 0 && (size_t)n < sizeof shown - len)
+            len += (size_t)n;
+        if (!sp_clause_match(c, bound, found))
+            holds = 0;
+        if (bound != c->bound)
+            sp_version_free(bound);
+    }
+    return (w->resolved = strdup(shown)) ? (holds ? HOLDS : FAILS) : -1;
+}
+
+/* one_of_fact: FOUND (its first T->components release components) is one
+ * of the comma-separated values of fact T->ref. */
+static int one_of_fact(const struct sp_test *t, const char *found, const struct sp_eval_ctx *ctx,
+                       const char *key, struct why *w)
+{
+    const char *list = factset_get(ctx->facts, t->ref);
+    char lead[SP_VERSION_TEXT_MAX + 1];
+    if (list == NULL)
+        return ref_missing(w, t->ref);
+    if ((w->resolved = strdup(list)) == NULL)
+        return -1;
+    if (t->components) {
+        struct sp_error ve;
+        struct sp_version *v = sp_version_parse(sp_scheme_for_key(key), found, &ve);
+        if (v == NULL)
+            return (w->detail = strdup(ve.msg)) ? UNDECIDED : -1;
+        int r = sp_version_leading(v, t->components, lead, sizeof lead);
+        sp_version_free(v);
+        if (r != 0) {
+            if (asprintf(&w->detail, "'%.80s' has fewer than %u release components", found,
+                         t->components) < 0) {
+                w->detail = NULL;
+                return -1;
+            }
+            return UNDECIDED;
+        }
+        found = lead;
+    }
+    size_t fl = strlen(found);
+    for (const char *p = list; *p;) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        size_t n = strcspn(p, ",");
+        size_t m = n;
+        while (m > 0 && p[m - 1] == ' ')
+            m--;
+        if (m == fl && strncmp(p, found, fl) == 0)
+            return HOLDS;
+        p += n;
+    }
+    return FAILS;
+}
+
+/* Does test T hold for the value FOUND of KEY (NULL: absent)?  UNDECIDED,
+ * with the reason in W->detail, when FOUND (or a referenced fact) is not a
+ * version of the test's scheme; REF_MISSING when a referenced fact is
+ * absent.  -1 on allocation failure. */
+static int test_outcome(const struct sp_test *t, const char *key, const char *found,
+                        const struct sp_eval_ctx *ctx, struct why *w)
 {
     switch (t->kind) {
     case SP_TEST_PRESENT:
@@ -60,16 +169,19 @@ static int test_outcome(const struct sp_test *t, const char *found, char **detai
             if (strcmp(found, t->values[i]) == 0)
                 return HOLDS;
         return FAILS;
+    case SP_TEST_ONE_OF_FACT:
+        return found ? one_of_fact(t, found, ctx, key, w) : FAILS;
     case SP_TEST_SPECIFIER: {
         if (found == NULL)
             return FAILS;
         struct sp_error ve;
         struct sp_version *v = sp_version_parse(t->specifier->scheme, found, &ve);
         if (v == NULL)
-            return (*detail = strdup(ve.msg)) ? UNDECIDED : -1;
-        int m = sp_specifier_match(t->specifier, v);
+            return (w->detail = strdup(ve.msg)) ? UNDECIDED : -1;
+        int m = t->specifier->nrefs ? specifier_refs(t->specifier, v, ctx, w)
+                                    : (sp_specifier_match(t->specifier, v) ? HOLDS : FAILS);
         sp_version_free(v);
-        return m ? HOLDS : FAILS;
+        return m;
     }
     }
     return FAILS;
@@ -77,13 +189,14 @@ static int test_outcome(const struct sp_test *t, const char *found, char **detai
 
 static int push(struct sp_report *r, const struct sp_policy *p, const struct sp_rule *rule,
                 const struct sp_requirement *req, enum sp_role role, enum sp_verdict verdict,
-                const char *found, char *detail, struct sp_error *e)
+                const char *found, struct why *w, struct sp_error *e)
 {
     if (r->count == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 64;
         struct sp_result *n = realloc(r->results, cap * sizeof *n);
         if (n == NULL) {
-            free(detail);
+            if (w)
+                why_free(w);
             return sp_fail(e, SP_EXIT_INPUT, "check: out of memory");
         }
         r->results = n;
@@ -97,7 +210,8 @@ static int push(struct sp_report *r, const struct sp_policy *p, const struct sp_
     res->severity = rule ? rule->severity : SP_SEVERITY_ERROR;
     res->verdict = verdict;
     res->found = found;
-    res->detail = detail;
+    res->detail = w ? w->detail : NULL;
+    res->resolved = w ? w->resolved : NULL;
     int bad = verdict == SP_VERDICT_VIOLATED || verdict == SP_VERDICT_MISSING ||
               verdict == SP_VERDICT_INVALID;
     res->fails = bad && (res->severity == SP_SEVERITY_ERROR || r->strict);
@@ -111,29 +225,32 @@ static int push(struct sp_report *r, const struct sp_policy *p, const struct sp_
     return 0;
 }
 
-/* All of the conditions in WHEN: HOLDS, FAILS (one fails for sure), or
- * UNDECIDED with *WHICH and *DETAIL set.  -1 on allocation failure. */
+/* All of the conditions in WHEN: HOLDS, FAILS (one fails for sure, or a
+ * fact one refers to is absent), or UNDECIDED with *WHICH and W set.  -1
+ * on allocation failure. */
 static int conditions(const struct sp_requirement *when, size_t n, const struct sp_eval_ctx *ctx,
-                      const struct sp_requirement **which, char **detail)
+                      const struct sp_requirement **which, struct why *w)
 {
     int result = HOLDS;
     for (size_t i = 0; i < n; i++) {
-        char *why = NULL;
-        int o = test_outcome(&when[i].test, factset_get(ctx->facts, when[i].key), &why);
-        if (o < 0)
+        struct why mine = { 0 };
+        int o = test_outcome(&when[i].test, when[i].key, factset_get(ctx->facts, when[i].key), ctx,
+                             &mine);
+        if (o < 0) {
+            why_free(&mine);
             return -1;
-        if (o == FAILS) {
-            free(*detail);
-            *detail = NULL;
-            free(why);
+        }
+        if (o == FAILS || o == REF_MISSING) {
+            why_free(w);
+            why_free(&mine);
             return FAILS;
         }
         if (o == UNDECIDED && result == HOLDS) {
             result = UNDECIDED;
             *which = &when[i];
-            *detail = why;
+            *w = mine;
         } else {
-            free(why);
+            why_free(&mine);
         }
     }
     return result;
@@ -144,22 +261,26 @@ static int requirement(struct sp_report *r, const struct sp_policy *p, const str
                        const struct sp_eval_ctx *ctx, struct sp_error *e)
 {
     const char *found = factset_get(ctx->facts, req->key);
-    char *detail = NULL;
+    struct why w = { 0 };
     enum sp_verdict v;
     if (!applies)
         return push(r, p, rule, req, role, SP_VERDICT_NOT_APPLICABLE, found, NULL, e);
-    int o = test_outcome(&req->test, found, &detail);
-    if (o < 0)
+    int o = test_outcome(&req->test, req->key, found, ctx, &w);
+    if (o < 0) {
+        why_free(&w);
         return sp_fail(e, SP_EXIT_INPUT, "check: out of memory");
+    }
     if (o == UNDECIDED)
         v = SP_VERDICT_INVALID;
+    else if (o == REF_MISSING)
+        v = SP_VERDICT_MISSING;
     else if (role == SP_ROLE_FORBID)
         v = o == HOLDS ? SP_VERDICT_VIOLATED : SP_VERDICT_OK;
     else if (found == NULL && req->test.kind != SP_TEST_ABSENT)
         v = SP_VERDICT_MISSING;
     else
         v = o == HOLDS ? SP_VERDICT_OK : SP_VERDICT_VIOLATED;
-    return push(r, p, rule, req, role, v, found, detail, e);
+    return push(r, p, rule, req, role, v, found, &w, e);
 }
 
 /* WHEN gates the requirements that follow: on UNDECIDED, one invalid
@@ -169,8 +290,8 @@ static int gate(struct sp_report *r, const struct sp_policy *p, const struct sp_
                 int *applies, struct sp_error *e)
 {
     const struct sp_requirement *which = NULL;
-    char *detail = NULL;
-    int o = conditions(when, n, ctx, &which, &detail);
+    struct why w = { 0 };
+    int o = conditions(when, n, ctx, &which, &w);
     if (o < 0)
         return sp_fail(e, SP_EXIT_INPUT, "check: out of memory");
     *applies = o == HOLDS;
@@ -178,7 +299,7 @@ static int gate(struct sp_report *r, const struct sp_policy *p, const struct sp_
         return 0;
     *applies = -1;
     return push(r, p, rule, which, SP_ROLE_WHEN, SP_VERDICT_INVALID,
-                factset_get(ctx->facts, which->key), detail, e);
+                factset_get(ctx->facts, which->key), &w, e);
 }
 
 static int policy(struct sp_report *r, const struct sp_policy *p, const struct sp_eval_ctx *ctx,
@@ -216,6 +337,26 @@ int sp_evaluate(const struct sp_policy_set *ps, const struct sp_eval_ctx *ctx,
         if (policy(r, &ps->policies[i], ctx, e) != 0)
             return -1;
         r->policies++;
+    }
+    return 0;
+}
+
+int sp_eval_facts(const struct sp_policy_set *ps, const struct factset *in, struct factset *out,
+                  struct sp_error *e)
+{
+    factset_init(out);
+    for (size_t i = 0; i < in->count; i++) {
+        const struct fact *f = &in->facts[i];
+        if (ps->catalog && strncmp(f->key, "neuron.sdk.", 11) == 0)
+            continue;                  /* derived below, never taken from a manifest */
+        if (factset_set(out, f->key, f->value, f->evidence) != 0) {
+            factset_free(out);
+            return sp_fail(e, SP_EXIT_INPUT, "check: out of memory");
+        }
+    }
+    if (ps->catalog && release_infer(ps->catalog, out, e) != 0) {
+        factset_free(out);
+        return -1;
     }
     return 0;
 }

@@ -55,7 +55,11 @@ struct sp_result {
     enum sp_severity severity;         /* the rule's */
     enum sp_verdict verdict;
     const char *found;                 /* the fact's value; NULL when absent */
-    char *detail;                      /* why invalid; NULL otherwise */
+    char *detail;                      /* why invalid, or which referenced
+                                          fact is absent; NULL otherwise */
+    char *resolved;                    /* a test with fact references: what
+                                          they resolved to ("<=2.15.2", the
+                                          list of one_of_fact); else NULL */
     int fails;                         /* counts against the check */
 };
 
@@ -76,6 +80,15 @@ void sp_report_free(struct sp_report *r);
  * first).  Returns 0, or -1 with E set (SP_EXIT_INPUT, out of memory). */
 int sp_evaluate(const struct sp_policy_set *ps, const struct sp_eval_ctx *ctx,
                 struct sp_report *r, struct sp_error *e);
+
+/* sp_eval_facts: the facts policies see: a copy of IN (the manifest's)
+ * into OUT (initialised here; the caller frees it with factset_free), plus,
+ * when PS holds a release catalog, the facts release_infer() derives
+ * (checks/release.h); any neuron.sdk.* key of IN is then left out, so a
+ * manifest cannot pose as the catalog's verdict.  Returns 0, or -1 with E
+ * set (SP_EXIT_INPUT, out of memory). */
+int sp_eval_facts(const struct sp_policy_set *ps, const struct factset *in, struct factset *out,
+                  struct sp_error *e);
 
 /* sp_verdict_name: "ok", "violated", "missing", "invalid", "not applicable". */
 const char *sp_verdict_name(enum sp_verdict v);

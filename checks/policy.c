@@ -44,6 +44,7 @@ void sp_test_free(struct sp_test *t)
         free(t->values[i]);
     free(t->values);
     free(t->shown);
+    free(t->ref);
     sp_specifier_free(t->specifier);
     memset(t, 0, sizeof *t);
 }
@@ -116,7 +117,11 @@ static char *one_of_shown(const struct sp_test *t)
     return s;
 }
 
-static const char *const test_keys[] = { "one_of", "equals", "specifier", "scheme" };
+static const char *const test_keys[] = {
+    "one_of", "equals", "specifier", "scheme", "one_of_fact", "components",
+};
+
+static const char *key_problem(const char *key, char *buf, size_t bufsz);
 
 /* Check that every key of mapping N is in KNOWN. */
 static int known_keys(const struct sp_node *n, const char *const *known, size_t nknown,
@@ -161,14 +166,51 @@ static int test_from_map(const char *file, const char *key, const struct sp_node
     const struct sp_node *equals = sp_node_get(n, "equals", NULL);
     const struct sp_node *spec = sp_node_get(n, "specifier", NULL);
     const struct sp_node *scheme = sp_node_get(n, "scheme", NULL);
+    const struct sp_node *of_fact = sp_node_get(n, "one_of_fact", NULL);
+    const struct sp_node *components = sp_node_get(n, "components", NULL);
     struct sp_error ve;
 
-    if (known_keys(n, test_keys, 4, "a test", file, e) != 0)
+    if (known_keys(n, test_keys, 6, "a test", file, e) != 0)
         return -1;
-    if ((one_of != NULL) + (equals != NULL) + (spec != NULL) != 1)
-        return at(e, file, n->line, n->column, "%s: a test mapping holds exactly one of one_of, equals, specifier", key);
+    if ((one_of != NULL) + (equals != NULL) + (spec != NULL) + (of_fact != NULL) != 1)
+        return at(e, file, n->line, n->column,
+                  "%s: a test mapping holds exactly one of one_of, equals, specifier, one_of_fact", key);
     if (scheme && !spec)
         return at(e, file, scheme->line, scheme->column, "%s: scheme goes with specifier", key);
+    if (components && !of_fact)
+        return at(e, file, components->line, components->column,
+                  "%s: components goes with one_of_fact", key);
+    if (of_fact) {
+        char why[SP_FACT_KEY_MAX + 96];
+        const char *problem;
+        if (test_scalar(of_fact, key, "one_of_fact", file, e) != 0)
+            return -1;
+        if ((problem = key_problem(of_fact->value, why, sizeof why)) != NULL)
+            return at(e, file, of_fact->line, of_fact->column, "%s: one_of_fact '%s': %s", key,
+                      of_fact->value, problem);
+        t->kind = SP_TEST_ONE_OF_FACT;
+        if (components) {
+            const char *d = components->value;
+            unsigned long m = 0;
+            if (test_scalar(components, key, "components", file, e) != 0)
+                return -1;
+            for (; *d && sp_ascii_digit(*d) && m <= SP_REF_COMPONENTS_MAX; d++)
+                m = m * 10 + (unsigned long)(*d - '0');
+            if (*d || m == 0 || m > SP_REF_COMPONENTS_MAX || components->value[0] == '0')
+                return at(e, file, components->line, components->column,
+                          "%s: components must be a number from 1 to %d, not '%s'", key,
+                          SP_REF_COMPONENTS_MAX, components->value);
+            t->components = (unsigned)m;
+        }
+        size_t len = strlen(of_fact->value) + 64;
+        if ((t->ref = strdup(of_fact->value)) == NULL || (t->shown = malloc(len)) == NULL)
+            return nomem(e, file);
+        if (t->components)
+            snprintf(t->shown, len, "first %u in ${%s}", t->components, t->ref);
+        else
+            snprintf(t->shown, len, "in ${%s}", t->ref);
+        return 0;
+    }
     if (equals) {
         if (test_scalar(equals, key, "equals", file, e) != 0)
             return -1;
@@ -226,7 +268,7 @@ static int test_from_node(const char *file, const char *key, const struct sp_nod
     if (n->kind == SP_NODE_MAP)
         return test_from_map(file, key, n, t, e);
     return at(e, file, n->line, n->column,
-              "%s: a test is a text or a mapping (one_of, equals or specifier), not a list", key);
+              "%s: a test is a text or a mapping (one_of, equals, specifier or one_of_fact), not a list", key);
 }
 
 /* ---- fact keys and names --------------------------------------------- */
@@ -473,7 +515,36 @@ void sp_policy_set_free(struct sp_policy_set *ps)
     for (size_t i = 0; i < ps->count; i++)
         policy_free(&ps->policies[i]);
     free(ps->policies);
+    if (ps->catalog) {
+        catalog_free(ps->catalog);
+        free(ps->catalog);
+    }
+    free(ps->catalog_file);
     sp_policy_set_init(ps);
+}
+
+/* DOC is a release catalog: make it PS's. */
+static int catalog_add(struct sp_policy_set *ps, const struct sp_node *doc, const char *name,
+                       struct sp_error *e)
+{
+    if (ps->catalog)
+        return at(e, name, doc->line, doc->column, "a second release catalog (one is loaded from %s)",
+                  ps->catalog_file);
+    struct catalog *c = calloc(1, sizeof *c);
+    char *file = sp_utf8_sanitize(name, strlen(name));
+    if (c == NULL || file == NULL) {
+        free(c);
+        free(file);
+        return nomem(e, name);
+    }
+    if (catalog_from_node(doc, name, c, e) != 0) {
+        free(c);
+        free(file);
+        return -1;
+    }
+    ps->catalog = c;
+    ps->catalog_file = file;
+    return 0;
 }
 
 int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
@@ -493,6 +564,11 @@ int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
     struct sp_node *doc = sp_node_parse_yaml(buf, len, name, e);
     if (doc == NULL)
         return -1;
+    if (doc->kind == SP_NODE_MAP && catalog_is_document(doc)) {
+        int rc = catalog_add(ps, doc, name, e);
+        sp_node_free(doc);
+        return rc;
+    }
     struct sp_policy p = { 0 };
     int rc = policy_from_node(name, doc, ps, &p, e);
     sp_node_free(doc);
@@ -548,35 +624,65 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int load_dir(struct sp_policy_set *ps, const char *path, struct sp_error *e)
+/* The *.yaml paths under PATH (DEPTH folders below the one given) into
+ * NAMES (*N of them so far). */
+static int collect(const char *path, int depth, char **names, size_t *n, const char *top,
+                   struct sp_error *e)
 {
     DIR *d = opendir(path);
-    char **names = NULL;
-    size_t n = 0;
-    int rc = -1;
     struct dirent *de;
+    int rc = -1;
     if (d == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
-    if ((names = calloc(SP_POLICY_FILES_MAX, sizeof *names)) == NULL) {
-        nomem(e, path);
-        goto out;
-    }
     while ((de = readdir(d)) != NULL) {
         size_t l = strlen(de->d_name);
-        if (de->d_name[0] == '.' || l <= 5 || strcmp(de->d_name + l - 5, ".yaml") != 0)
+        struct stat st;
+        char *sub;
+        if (de->d_name[0] == '.')
             continue;
-        if (n == SP_POLICY_FILES_MAX) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: more than %d policy files", path, SP_POLICY_FILES_MAX);
+        if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            sp_fail(e, SP_EXIT_INPUT, "%s/%s: %s", path, de->d_name, strerror(errno));
             goto out;
         }
-        if (asprintf(&names[n], "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/",
-                     de->d_name) < 0) {
-            names[n] = NULL;
+        int yaml = l > 5 && strcmp(de->d_name + l - 5, ".yaml") == 0;
+        if (!S_ISDIR(st.st_mode) && !yaml)
+            continue;
+        if (asprintf(&sub, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", de->d_name) < 0) {
             nomem(e, path);
             goto out;
         }
-        n++;
+        if (S_ISDIR(st.st_mode)) {
+            int r = depth >= SP_POLICY_DEPTH_MAX
+                        ? sp_fail(e, SP_EXIT_INPUT, "%s: folders nested deeper than %d levels", top,
+                                  SP_POLICY_DEPTH_MAX)
+                        : collect(sub, depth + 1, names, n, top, e);
+            free(sub);
+            if (r != 0)
+                goto out;
+            continue;
+        }
+        if (*n == SP_POLICY_FILES_MAX) {
+            free(sub);
+            sp_fail(e, SP_EXIT_INPUT, "%s: more than %d policy files", top, SP_POLICY_FILES_MAX);
+            goto out;
+        }
+        names[(*n)++] = sub;
     }
+    rc = 0;
+out:
+    closedir(d);
+    return rc;
+}
+
+static int load_dir(struct sp_policy_set *ps, const char *path, struct sp_error *e)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int rc = -1;
+    if ((names = calloc(SP_POLICY_FILES_MAX, sizeof *names)) == NULL)
+        return nomem(e, path);
+    if (collect(path, 0, names, &n, path, e) != 0)
+        goto out;
     if (n == 0) {
         sp_fail(e, SP_EXIT_INPUT, "%s: no *.yaml policy files", path);
         goto out;
@@ -590,7 +696,6 @@ out:
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
-    closedir(d);
     return rc;
 }
 

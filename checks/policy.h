@@ -11,8 +11,16 @@
  *     - name: NAME                  forbid, severity (error | warning,
  *       ...                         default error), message
  * A TEST is: present | absent | a specifier set (text starting with one of
- * < > = ! ~) in the key's scheme | any other text, matched exactly |
- * {one_of: [TEXT, ...]} | {equals: TEXT} | {specifier: SET, scheme: NAME}.
+ * < > = ! ~) in the key's scheme, whose versions may be fact references
+ * ${KEY} or ${KEY:N} (specifier.h) | any other text, matched exactly |
+ * {one_of: [TEXT, ...]} | {equals: TEXT} | {specifier: SET, scheme: NAME} |
+ * {one_of_fact: KEY, components: N}: the value (its first N release
+ * components when N is given) is one of the comma-separated values of
+ * fact KEY.
+ *
+ * The release catalog: a YAML document whose top-level mapping has the key
+ * "catalog" is the Neuron release catalog (checks/catalog.h), not a
+ * policy; a set holds at most one.
  * Top-level require and forbid become the rules named "require" and
  * "forbid", severity error; reports name a policy's own condition "when".
  * A policy's rules may not use these three names.
@@ -31,17 +39,20 @@
 
 #include <stddef.h>
 
+#include "catalog.h"
 #include "manifest/error.h"
 #include "specifier.h"
 
 #define SP_POLICY_MAX_BYTES (1u << 20)   /* largest policy file */
 #define SP_POLICY_FILES_MAX 1000         /* *.yaml files read from one folder */
 #define SP_POLICY_NAME_MAX 128           /* bytes in a policy or rule name */
+#define SP_POLICY_DEPTH_MAX 8            /* folder levels read below --policy DIR */
 
 enum sp_severity { SP_SEVERITY_ERROR, SP_SEVERITY_WARNING };
 
 enum sp_test_kind {
     SP_TEST_PRESENT, SP_TEST_ABSENT, SP_TEST_EQUALS, SP_TEST_ONE_OF, SP_TEST_SPECIFIER,
+    SP_TEST_ONE_OF_FACT,
 };
 
 struct sp_test {
@@ -50,6 +61,8 @@ struct sp_test {
     char **values;                   /* EQUALS: 1 value; ONE_OF: the list */
     size_t nvalues;
     struct sp_specifier *specifier;  /* SPECIFIER */
+    char *ref;                       /* ONE_OF_FACT: the fact holding the list */
+    unsigned components;             /* ONE_OF_FACT: N, or 0 for the whole value */
 };
 
 struct sp_requirement {
@@ -79,25 +92,32 @@ struct sp_policy {
 struct sp_policy_set {
     struct sp_policy *policies;          /* in load order */
     size_t count, cap;
+    struct catalog *catalog;             /* the release catalog; NULL when none */
+    char *catalog_file;                  /* where it was read from */
 };
 
 void sp_policy_set_init(struct sp_policy_set *ps);
 void sp_policy_set_free(struct sp_policy_set *ps);
 
 /* sp_policy_parse: add the policy in BUF (LEN bytes of YAML; NAME is the
- * file named in messages) to PS.  A name already in PS is an error.
- * Returns 0, or -1 with E set (SP_EXIT_INPUT); PS is unchanged on error. */
+ * file named in messages) to PS, or, when the document is a release
+ * catalog, make it PS's catalog.  A policy name already in PS is an error,
+ * and so is a second catalog ("NAME:LINE:COL: a second release catalog
+ * (one is loaded from FILE)").  Returns 0, or -1 with E set
+ * (SP_EXIT_INPUT); PS is unchanged on error. */
 int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
                     const char *name, struct sp_error *e);
 
-/* sp_policy_load: PATH is a policy file, or a folder whose "*.yaml" files
- * (not hidden, not recursing, at most SP_POLICY_FILES_MAX) are loaded in
- * bytewise order of name.  Only regular files are read (never blocking on
- * a FIFO), each at most SP_POLICY_MAX_BYTES.  A folder without one is an
- * error.  Returns 0, or -1 with E set (SP_EXIT_INPUT): "PATH: <strerror>",
- * "PATH: not a regular file", "PATH: larger than 1048576 bytes",
- * "PATH: no *.yaml policy files", "PATH: more than 1000 policy files", or
- * any sp_policy_parse() error. */
+/* sp_policy_load: PATH is a policy file, or a folder whose "*.yaml" files,
+ * in it and in its sub-folders down to SP_POLICY_DEPTH_MAX levels (hidden
+ * names skipped, symbolic links to folders not followed, at most
+ * SP_POLICY_FILES_MAX files), are loaded in bytewise order of their paths.
+ * Only regular files are read (never blocking on a FIFO), each at most
+ * SP_POLICY_MAX_BYTES.  A folder without one is an error.  Returns 0, or
+ * -1 with E set (SP_EXIT_INPUT): "PATH: <strerror>", "PATH: not a regular
+ * file", "PATH: larger than 1048576 bytes", "PATH: no *.yaml policy
+ * files", "PATH: more than 1000 policy files", "PATH: folders nested deeper
+ * than 8 levels", or any sp_policy_parse() error. */
 int sp_policy_load(struct sp_policy_set *ps, const char *path, struct sp_error *e);
 
 /* sp_test_from_text: the test a scalar TEXT means for fact KEY (present,

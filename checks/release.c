@@ -179,6 +179,27 @@ static int set(struct factset *fs, const char *key, const char *value, const cha
     return 0;
 }
 
+/* KEY = the upstream version (no epoch, no revision after the last '-')
+ * of the first of the facts A, B, C that is present; evidence: its key. */
+static int upstream_fact(struct factset *fs, const char *key, const char *a, const char *b,
+                         const char *c, struct sp_error *e)
+{
+    const char *from[3] = { a, b, c };
+    for (int i = 0; i < 3; i++) {
+        const char *v = factset_get(fs, from[i]);
+        if (v == NULL)
+            continue;
+        char buf[SP_FACT_VALUE_MAX + 1];
+        const char *colon = strchr(v, ':');
+        snprintf(buf, sizeof buf, "%s", colon && strncmp(from[i], "neuron.", 7) != 0 ? colon + 1 : v);
+        char *dash = strrchr(buf, '-');
+        if (dash && strncmp(from[i], "neuron.", 7) != 0)
+            *dash = '\0';
+        return set(fs, key, buf, from[i], e);
+    }
+    return 0;
+}
+
 int release_infer(const struct catalog *cat, struct factset *facts, struct sp_error *e)
 {
     struct component *comp = NULL, driver = { 0 };
@@ -236,6 +257,14 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
             driver.version = factset_get(facts, driver.key);
         }
     }
+
+    /* the runtime and driver versions as dotted numbers, whichever fact
+     * holds them, for the driver/runtime rules */
+    if (upstream_fact(facts, "neuron.sdk.runtime_version", "deb.aws-neuronx-runtime-lib",
+                      "rpm.aws-neuronx-runtime-lib", "neuron.runtime.version", e) != 0 ||
+        upstream_fact(facts, "neuron.sdk.driver_version", "neuron.driver.version",
+                      "deb.aws-neuronx-dkms", "rpm.aws-neuronx-dkms", e) != 0)
+        goto out;
 
     if (ncomp == 0 && driver.version == NULL) {
         rc = 0;                      /* no Neuron component: nothing to say */

@@ -32,6 +32,16 @@
  *                            lists, intersected); "none" when they share none
  *   neuron.sdk.instances     instance families every catalogued component
  *                            found supports in the release, likewise
+ *   neuron.sdk.runtime_version  the runtime library's version: the upstream
+ *                            part (no epoch, no revision) of
+ *                            deb.aws-neuronx-runtime-lib, else of
+ *                            rpm.aws-neuronx-runtime-lib, else
+ *                            neuron.runtime.version (the library file name)
+ *   neuron.sdk.driver_version   the driver's: neuron.driver.version (the
+ *                            loaded module), else the upstream part of
+ *                            deb.aws-neuronx-dkms, else rpm.aws-neuronx-dkms
+ * The two versions are set whenever one of their sources is present, even
+ * when nothing else is catalogued; their evidence is the source's key.
  */
 #ifndef SP_RELEASE_H
 #define SP_RELEASE_H

@@ -57,7 +57,8 @@ const char *sp_result_rule(const struct sp_result *res)
 const char *sp_result_supported(const struct sp_result *res, char *buf, size_t bufsz)
 {
     static const char *const prefix[] = { "when ", "", "not " };
-    snprintf(buf, bufsz, "%s%s", prefix[res->role], res->requirement->test.shown);
+    snprintf(buf, bufsz, "%s%s%s%s%s", prefix[res->role], res->requirement->test.shown,
+             res->resolved ? " (" : "", res->resolved ? res->resolved : "", res->resolved ? ")" : "");
     return buf;
 }
 
@@ -74,6 +75,8 @@ const char *sp_result_explain(const struct sp_result *res, char *buf, size_t buf
     sp_result_supported(res, supported, sizeof supported);
     if (res->verdict == SP_VERDICT_INVALID)
         snprintf(buf, bufsz, "%s", res->detail ? res->detail : "invalid");
+    else if (res->verdict == SP_VERDICT_MISSING && res->detail)
+        snprintf(buf, bufsz, "%s, supported %s", res->detail, supported);
     else if (res->found == NULL)
         snprintf(buf, bufsz, "missing, supported %s", supported);
     else
@@ -132,4 +135,32 @@ size_t sp_put_escaped(FILE *fp, const char *s, const char *(*special)(unsigned c
         p++;
     }
     return shown;
+}
+
+size_t sp_release_rows(const struct factset *facts, struct sp_release_row *rows, size_t max)
+{
+    static const char prefix[] = "neuron.sdk.release_of.";
+    const char *odd = facts ? factset_get(facts, "neuron.sdk.odd") : NULL;
+    size_t n = 0;
+    if (facts == NULL || factset_get(facts, "neuron.sdk.release") == NULL)
+        return 0;
+    for (size_t i = 0; i < facts->count && n < max; i++) {
+        const struct fact *f = &facts->facts[i];
+        if (strncmp(f->key, prefix, sizeof prefix - 1) != 0)
+            continue;
+        const char *key = f->key + sizeof prefix - 1;
+        size_t kl = strlen(key);
+        int is_odd = 0;
+        for (const char *p = odd; p && *p;) {
+            size_t l = strcspn(p, ",");
+            is_odd |= l == kl && strncmp(p, key, kl) == 0;
+            p += l + (p[l] == ',');
+        }
+        rows[n++] = (struct sp_release_row){ key, factset_get(facts, key), f->value, is_odd, 0 };
+    }
+    const struct fact *drv = factset_find(facts, "neuron.sdk.driver_release");
+    if (drv && drv->evidence && n < max)
+        rows[n++] = (struct sp_release_row){ drv->evidence, factset_get(facts, drv->evidence),
+                                             drv->value, 0, 1 };
+    return n;
 }

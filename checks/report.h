@@ -21,6 +21,8 @@ struct sp_report_meta {
     const char *stack_id;     /* may be NULL */
     int colour;               /* text: ANSI colours (the caller decides: a
                                  terminal, and NO_COLOR unset or empty) */
+    const struct factset *facts;  /* the facts evaluated (sp_eval_facts), for
+                                 the Neuron release table; may be NULL */
 };
 
 /* sp_format_by_name: "text", "json", "junit", "sarif", "github" into *OUT;
@@ -62,6 +64,22 @@ const char *sp_result_explain(const struct sp_result *res, char *buf, size_t buf
  * 2 violated, 1 missing, 0 invalid, 1 not applicable; 2 errors, 1 warning:
  * check failed".  Into BUF; returns BUF. */
 const char *sp_report_summary(const struct sp_report *r, char *buf, size_t bufsz);
+
+/* One row of the Neuron release table (stackprint-check(1), "THE NEURON
+ * RELEASE TABLE"): a component the release inference looked up. */
+struct sp_release_row {
+    const char *key;          /* the component's fact key */
+    const char *version;      /* its value (NULL if absent, which release.c never leaves) */
+    const char *releases;     /* releases that shipped it, oldest first; "none" */
+    int odd;                  /* named in neuron.sdk.odd */
+    int driver;               /* the kernel driver, kept out of the consensus */
+};
+
+/* sp_release_rows: the table's rows from FACTS (NULL: none) into ROWS (at
+ * most MAX): every neuron.sdk.release_of.<key> fact in key order, then the
+ * driver (the key neuron.sdk.driver_release was derived from).  Pointers
+ * point into FACTS.  0 when FACTS has no neuron.sdk.release. */
+size_t sp_release_rows(const struct factset *facts, struct sp_release_row *rows, size_t max);
 
 /* sp_put_escaped: write S to FP; a byte for which SPECIAL returns text is
  * replaced by that text; other control characters (below 0x20, 0x7f) by

@@ -1,14 +1,63 @@
 /* checks/report_json.c: the machine-readable report (jansson): an object
  * with the manifest, "results" (one per requirement: policy, rule, key,
- * found, supported, verdict, severity, message, detail) and "summary".
+ * found, supported, verdict, severity, message, detail), "summary", and
+ * "neuron_sdk" (the release inference and its table, or null).
  * Keys in that order; absent values are null. */
 #include "report.h"
 
 #include <jansson.h>
+#include <string.h>
 
 static json_t *text_or_null(const char *s)
 {
     return s ? json_string(s) : json_null();
+}
+
+/* A comma-separated list as an array. */
+static json_t *list_array(const char *s)
+{
+    json_t *a = json_array();
+    while (a && s && *s) {
+        size_t n = strcspn(s, ",");
+        json_array_append_new(a, json_stringn(s, n));
+        s += n + (s[n] == ',');
+    }
+    return a;
+}
+
+/* The Neuron release inference, or null without a catalog or a Neuron
+ * component: release, candidates, nearest, odd, and the table's rows. */
+static json_t *neuron_sdk(const struct factset *facts)
+{
+    enum { ROWS_MAX = 256 };
+    struct sp_release_row rows[ROWS_MAX];
+    const char *release = facts ? factset_get(facts, "neuron.sdk.release") : NULL;
+    if (release == NULL)
+        return json_null();
+    json_t *o = json_object(), *comps = json_array();
+    if (o == NULL || comps == NULL) {
+        json_decref(o);
+        json_decref(comps);
+        return NULL;
+    }
+    json_object_set_new(o, "release", json_string(release));
+    json_object_set_new(o, "candidates", list_array(factset_get(facts, "neuron.sdk.candidates")));
+    json_object_set_new(o, "nearest", text_or_null(factset_get(facts, "neuron.sdk.nearest")));
+    json_object_set_new(o, "odd", list_array(factset_get(facts, "neuron.sdk.odd")));
+    size_t n = sp_release_rows(facts, rows, ROWS_MAX);
+    for (size_t i = 0; i < n; i++) {
+        json_t *c = json_object();
+        if (c == NULL || json_array_append_new(comps, c) != 0)
+            break;
+        json_object_set_new(c, "key", json_string(rows[i].key));
+        json_object_set_new(c, "version", text_or_null(rows[i].version));
+        json_object_set_new(c, "releases", strcmp(rows[i].releases, "none") == 0
+                                                ? json_array() : list_array(rows[i].releases));
+        json_object_set_new(c, "odd", json_boolean(rows[i].odd));
+        json_object_set_new(c, "driver", json_boolean(rows[i].driver));
+    }
+    json_object_set_new(o, "components", comps);
+    return o;
 }
 
 int sp_report_json(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp)
@@ -51,6 +100,9 @@ int sp_report_json(const struct sp_report *r, const struct sp_report_meta *m, FI
     json_object_set_new(doc, "stack_id", text_or_null(m->stack_id));
     json_object_set(doc, "results", results);
     json_object_set(doc, "summary", summary);
+    json_t *sdk = neuron_sdk(m->facts);
+    if (sdk == NULL || json_object_set_new(doc, "neuron_sdk", sdk) != 0)
+        goto out;
     rc = json_dumpf(doc, fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', fp) != EOF ? 0 : -1;
 out:
     json_decref(results);

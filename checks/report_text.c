@@ -1,6 +1,8 @@
 /* checks/report_text.c: the human report: an aligned table (policy, rule,
  * key, found, supported, verdict), a note for each bad result that carries
- * a message or a reason, then the summary line.  Colour (verdicts only)
+ * a message or a reason, for a mixed Neuron release the table of
+ * components and the releases that shipped them, then the summary line.
+ * Colour (verdicts only)
  * when the caller asks for it.  Must not emit control characters from the
  * data: everything goes through sp_put_escaped(). */
 #include "report.h"
@@ -34,10 +36,54 @@ static const char *colour_of(const struct sp_result *res)
     return res->fails ? "\033[1;31m" : "\033[33m";
 }
 
+/* Up to WIDTH (a column and its two-space gap), and never fewer than the
+ * two spaces, so an overflowing cell stays apart from the next. */
 static void pad(FILE *fp, size_t shown, size_t width)
 {
-    if (shown < width)
-        fprintf(fp, "%*s", (int)(width - shown), "");
+    fprintf(fp, "%*s", (int)(shown + 2 <= width ? width - shown : 2), "");
+}
+
+/* For a mixed Neuron release: which component belongs to which release. */
+static void release_table(FILE *fp, const struct factset *facts)
+{
+    enum { ROWS_MAX = 256 };
+    static const char *const head[3] = { "COMPONENT", "VERSION", "RELEASES" };
+    struct sp_release_row rows[ROWS_MAX];
+    const char *release = facts ? factset_get(facts, "neuron.sdk.release") : NULL;
+    if (release == NULL || strcmp(release, "mixed") != 0)
+        return;
+    size_t n = sp_release_rows(facts, rows, ROWS_MAX), width[2];
+    const char *nearest = factset_get(facts, "neuron.sdk.nearest");
+    const char *odd = factset_get(facts, "neuron.sdk.odd");
+    fputs("Neuron SDK release: mixed (no release ships every component", fp);
+    if (nearest) {
+        fputs("; nearest ", fp);
+        sp_put_escaped(fp, nearest, NULL);
+    }
+    if (odd) {
+        fputs("; odd: ", fp);
+        sp_put_escaped(fp, odd, NULL);
+    }
+    fputs(")\n", fp);
+    for (int c = 0; c < 2; c++)
+        width[c] = strlen(head[c]);
+    for (size_t i = 0; i < n; i++) {
+        size_t w0 = sp_put_escaped(NULL, rows[i].key, NULL);
+        size_t w1 = sp_put_escaped(NULL, rows[i].version ? rows[i].version : "-", NULL);
+        width[0] = w0 > width[0] ? (w0 > COLUMN_MAX ? COLUMN_MAX : w0) : width[0];
+        width[1] = w1 > width[1] ? (w1 > COLUMN_MAX ? COLUMN_MAX : w1) : width[1];
+    }
+    fprintf(fp, "%-*s  %-*s  %s\n", (int)width[0], head[0], (int)width[1], head[1], head[2]);
+    for (size_t i = 0; i < n; i++) {
+        pad(fp, sp_put_escaped(fp, rows[i].key, NULL), width[0] + 2);
+        pad(fp, sp_put_escaped(fp, rows[i].version ? rows[i].version : "-", NULL), width[1] + 2);
+        sp_put_escaped(fp, rows[i].releases, NULL);
+        if (rows[i].odd)
+            fputs("  (odd)", fp);
+        if (rows[i].driver)
+            fputs("  (driver: not part of the consensus)", fp);
+        fputc('\n', fp);
+    }
 }
 
 int sp_report_text(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp)
@@ -89,6 +135,7 @@ int sp_report_text(const struct sp_report *r, const struct sp_report_meta *m, FI
         sp_put_escaped(fp, sp_result_explain(res, line, sizeof line), NULL);
         fputc('\n', fp);
     }
+    release_table(fp, m->facts);
     fprintf(fp, "%s\n", sp_report_summary(r, line, sizeof line));
     return ferror(fp) ? -1 : 0;
 }

@@ -66,6 +66,31 @@ void sp_version_free(struct sp_version *v)
         v->scheme->free(v);
 }
 
+int sp_version_leading(const struct sp_version *v, unsigned n, char *out, size_t outsz)
+{
+    const char *s = v->normal, *p = s;
+    while (sp_ascii_digit(*p))
+        p++;
+    if (p > s && (*p == '!' || *p == ':'))
+        s = ++p;                       /* an epoch: kept in front */
+    else
+        p = s;
+    for (unsigned i = 0; i < n; i++) {
+        if (i > 0 && *p++ != '.')
+            return -1;
+        if (!sp_ascii_digit(*p))
+            return -1;
+        while (sp_ascii_digit(*p))
+            p++;
+    }
+    size_t len = (size_t)(p - v->normal);
+    if (n == 0 || len >= outsz)
+        return -1;
+    memcpy(out, v->normal, len);
+    out[len] = '\0';
+    return 0;
+}
+
 int sp_digits_compare(const char *a, size_t an, const char *b, size_t bn)
 {
     while (an > 0 && *a == '0')

@@ -93,6 +93,14 @@ int sp_version_compare(const struct sp_version *a, const struct sp_version *b,
 
 void sp_version_free(struct sp_version *v);
 
+/* sp_version_leading: the first N (>= 1) release components of V as text,
+ * into OUT (OUTSZ bytes), taken from V's normal form with its epoch kept:
+ * PEP 440 2.1.2.2.2.0+cu121 with N = 3 is "2.1.2", 1!2.0.1 with N = 2 is
+ * "1!2.0", Debian 1:2.19.5.0-1 with N = 2 is "1:2.19".  A release
+ * component is a run of digits; components are joined by dots.  Returns 0,
+ * or -1 when V has fewer than N such components or OUT is too small. */
+int sp_version_leading(const struct sp_version *v, unsigned n, char *out, size_t outsz);
+
 /* Shared by the scheme files and specifier.c, not for other callers. */
 
 /* ASCII character classes (never the locale's). */

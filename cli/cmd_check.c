@@ -82,12 +82,14 @@ int cmd_check(int argc, char **argv)
     struct sp_policy_set ps;
     struct manifest m;
     struct sp_report report;
+    struct factset facts;
     struct sp_error e = { 0 };
     char *buf = NULL, *shown = NULL;
     size_t len = 0;
     sp_policy_set_init(&ps);
     manifest_init(&m);
     sp_report_init(&report);
+    factset_init(&facts);
     for (size_t i = 0; i < npolicies; i++)
         if (sp_policy_load(&ps, policies[i], &e) != 0) {
             rc = sp_error_print(&e);
@@ -97,13 +99,17 @@ int cmd_check(int argc, char **argv)
         rc = sp_error_print(&e);
         goto done;
     }
-    factset_sort(&m.facts);
-    ctx.facts = &m.facts;
+    /* the manifest's facts plus those the release catalog derives */
+    if (sp_eval_facts(&ps, &m.facts, &facts, &e) != 0) {
+        rc = sp_error_print(&e);
+        goto done;
+    }
+    ctx.facts = &facts;
     /* reports are UTF-8 (JSON, XML): a file name that is not is shown \xNN */
     shown = sp_utf8_sanitize(path, strlen(path));
     struct sp_report_meta meta = {
         .manifest = shown, .subject = m.subject, .stack_id = m.stack_id[0] ? m.stack_id : NULL,
-        .colour = format == SP_FORMAT_TEXT && want_colour(out),
+        .colour = format == SP_FORMAT_TEXT && want_colour(out), .facts = &facts,
     };
     if (shown == NULL) {
         rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "check: out of memory" });
@@ -122,6 +128,7 @@ done:
     free(policies);
     sp_report_free(&report);
     manifest_free(&m);
+    factset_free(&facts);
     sp_policy_set_free(&ps);
     return rc;
 }

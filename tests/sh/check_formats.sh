@@ -5,9 +5,9 @@
 # ElementTree); SARIF 2.1.0's required fields (tests/sh/check_sarif.py);
 # the JSON report parsed by Python's json; GitHub annotations escaped as the
 # runner's parser expects.  Manifests: tests/fixtures/manifests; policies:
-# policies/examples.
+# tests/fixtures/policies.
 . "$TOP/tests/lib.sh"
-P=policies/examples
+P=tests/fixtures/policies
 M=tests/fixtures/manifests
 py=/usr/bin/python3
 

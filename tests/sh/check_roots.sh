@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/sh/check_roots.sh: probe then check, end to end, on the fixture roots
 # (tests/fixtures/roots, see its README.md) against the example policies
-# (policies/examples).  Expected verdicts follow from the README's table:
+# (tests/fixtures/policies).  Expected verdicts follow from the README's table:
 #   inf2          XLA on inf2 with torch 2.9.0, torch-neuronx 2.9.0.2.15.32035,
 #                 runtime-lib 2.33.10.0, driver 2.29.0.0: the XLA policy holds
 #   trn1-xla      torch 2.8.0 and torch-neuronx 2.8.0.2.10.16998: not ==2.9.*
@@ -11,7 +11,7 @@
 #   container-bare no Neuron, no GPU: nothing applies
 . "$TOP/tests/lib.sh"
 R=tests/fixtures/roots
-P=policies/examples
+P=tests/fixtures/policies
 
 # expect ROOT EXIT [REGEX...]: probe ROOT, check it; the exit status and a
 # report line matching each REGEX

@@ -10,6 +10,7 @@
 
 #include "checks/evaluate.h"
 #include "checks/policy.h"
+#include "checks/report.h"
 #include "manifest/node.h"
 
 static void assert_load_error(const char *text, const char *msg)
@@ -58,20 +59,20 @@ static void load_errors(void **state)
         { "policy: a\nrequire:\n  k: ''\n",
           "p.yaml:3:6: k: empty test (write absent for a fact that must not be there)" },
         { "policy: a\nrequire:\n  k: [a]\n",
-          "p.yaml:3:6: k: a test is a text or a mapping (one_of, equals or specifier), not a list" },
+          "p.yaml:3:6: k: a test is a text or a mapping (one_of, equals, specifier or one_of_fact), not a list" },
         { "policy: a\nrequire:\n  k: {one_of: []}\n", "p.yaml:3:15: k: one_of must be a list of texts, not empty" },
         { "policy: a\nrequire:\n  k: {one_of: [a, [b]]}\n", "p.yaml:3:19: k: an item of one_of must be a text, not a list" },
         { "policy: a\nrequire:\n  k: {equals: a, one_of: [b]}\n",
-          "p.yaml:3:6: k: a test mapping holds exactly one of one_of, equals, specifier" },
+          "p.yaml:3:6: k: a test mapping holds exactly one of one_of, equals, specifier, one_of_fact" },
         { "policy: a\nrequire:\n  k: {scheme: deb}\n",
-          "p.yaml:3:6: k: a test mapping holds exactly one of one_of, equals, specifier" },
+          "p.yaml:3:6: k: a test mapping holds exactly one of one_of, equals, specifier, one_of_fact" },
         { "policy: a\nrequire:\n  k: {equals: a, scheme: deb}\n", "p.yaml:3:26: k: scheme goes with specifier" },
         { "policy: a\nrequire:\n  k: {specifier: '>=1', scheme: semver}\n",
           "p.yaml:3:33: k: unknown scheme 'semver' (pep440, deb, rpm or dotted)" },
         { "policy: a\nrequire:\n  k: {specifier: '1.0'}\n",
           "p.yaml:3:18: k: '1.0' is not a specifier set (it starts with an operator: == != < <= > >= ~= ===)" },
         { "policy: a\nrequire:\n  k: {specifier: '>=1', version: 2}\n",
-          "p.yaml:3:25: unknown key 'version' in a test (expected one_of, equals, specifier, scheme)" },
+          "p.yaml:3:25: unknown key 'version' in a test (expected one_of, equals, specifier, scheme, one_of_fact, components)" },
         { "policy: a\nrules: {name: r}\n", "p.yaml:2:8: rules must be a list of rules" },
         { "policy: a\nrules:\n  - just text\n", "p.yaml:3:5: a rule must be a mapping" },
         { "policy: a\nrules:\n  - require: {k: present}\n", "p.yaml:3:5: a rule needs a name" },
@@ -115,7 +116,7 @@ static void nesting_bound(void **state)
         if (depth == SP_NODE_DEPTH_MAX)
             assert_string_equal(e.msg, "p.yaml:3:20: nesting deeper than 16");
         else
-            assert_string_equal(e.msg, "p.yaml:3:6: k: a test is a text or a mapping (one_of, equals or specifier), not a list");
+            assert_string_equal(e.msg, "p.yaml:3:6: k: a test is a text or a mapping (one_of, equals, specifier or one_of_fact), not a list");
         sp_policy_set_free(&ps);
     }
 }
@@ -370,6 +371,256 @@ static void explicit_scheme(void **state)
     factset_free(&fs);
 }
 
+/* ---- fact references and one_of_fact ------------------------------------ */
+
+static void reference_load_errors(void **state)
+{
+    static const char *const cases[][2] = {
+        { "policy: a\nrequire:\n  pip.torch: \"==${pip.torch-neuronx\"\n",
+          "p.yaml:3:14: pip.torch: '==${pip.torch-neuronx': a fact reference is written ${KEY} or ${KEY:N}, N from 1 to 16" },
+        { "policy: a\nrequire:\n  pip.torch: \"==2.${pip.x}\"\n",
+          "p.yaml:3:14: pip.torch: '==2.${pip.x}': a fact reference is written ${KEY} or ${KEY:N}, N from 1 to 16" },
+        { "policy: a\nrequire:\n  pip.torch: \"==${pip.x:0}\"\n",
+          "p.yaml:3:14: pip.torch: '==${pip.x:0}': a fact reference is written ${KEY} or ${KEY:N}, N from 1 to 16" },
+        { "policy: a\nrequire:\n  pip.torch: \"==${pip.x:17}\"\n",
+          "p.yaml:3:14: pip.torch: '==${pip.x:17}': a fact reference is written ${KEY} or ${KEY:N}, N from 1 to 16" },
+        { "policy: a\nrequire:\n  pip.torch: \"==${pip.x:}\"\n",
+          "p.yaml:3:14: pip.torch: '==${pip.x:}': a fact reference is written ${KEY} or ${KEY:N}, N from 1 to 16" },
+        { "policy: a\nrequire:\n  pip.torch: \"==${$x}\"\n",
+          "p.yaml:3:14: pip.torch: '==${$x}': a fact reference is written ${KEY} or ${KEY:N}, N from 1 to 16" },
+        { "policy: a\nrequire:\n  pip.torch: \"==${pip..x}\"\n",
+          "p.yaml:3:14: pip.torch: '==${pip..x}': 'pip..x' is not a fact key" },
+        { "policy: a\nrequire:\n  pip.torch: \"==${}\"\n",
+          "p.yaml:3:14: pip.torch: '==${}': a fact reference is written ${KEY} or ${KEY:N}, N from 1 to 16" },
+        { "policy: a\nrequire:\n  pip.torch: \"===${pip.x}\"\n",
+          "p.yaml:3:14: pip.torch: '===${pip.x}': === compares text and takes no fact reference" },
+        { "policy: a\nrequire:\n  pip.torch: \">=${pip.x}.*\"\n",
+          "p.yaml:3:14: pip.torch: '>=${pip.x}.*': .* is allowed only with == and !=" },
+        { "policy: a\nrequire:\n  python.version: {one_of_fact: 'a b'}\n",
+          "p.yaml:3:33: python.version: one_of_fact 'a b': a fact key holds only letters, digits and . _ + -" },
+        { "policy: a\nrequire:\n  python.version: {one_of_fact: x, components: 0}\n",
+          "p.yaml:3:48: python.version: components must be a number from 1 to 16, not '0'" },
+        { "policy: a\nrequire:\n  python.version: {one_of_fact: x, components: 17}\n",
+          "p.yaml:3:48: python.version: components must be a number from 1 to 16, not '17'" },
+        { "policy: a\nrequire:\n  python.version: {one_of: [a], components: 2}\n",
+          "p.yaml:3:45: python.version: components goes with one_of_fact" },
+        { "policy: a\nrequire:\n  python.version: {one_of_fact: x, equals: y}\n",
+          "p.yaml:3:19: python.version: a test mapping holds exactly one of one_of, equals, specifier, one_of_fact" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        assert_load_error(cases[i][0], cases[i][1]);
+}
+
+static const char ref_policy[] =
+    "policy: r\n"
+    "rules:\n"
+    "  - name: cc\n"
+    "    require: {neuron.sdk.compiler_release: \"<=${neuron.sdk.runtime_release}\"}\n"
+    "  - name: lead\n"
+    "    require: {pip.torch: \"==${pip.torch-neuronx:3}\"}\n"
+    "  - name: minor\n"
+    "    require: {pip.torch-xla: \"==${pip.torch:2}.*,!=${pip.torch}\"}\n"
+    "  - name: window\n"
+    "    require: {python.version: {one_of_fact: neuron.sdk.python, components: 2}}\n"
+    "  - name: family\n"
+    "    require: {host.instance_family: {one_of_fact: neuron.sdk.instances}}\n"
+    "  - name: gated\n"
+    "    when: {pip.torch: \"==${pip.absent}\"}\n"
+    "    require: {k: present}\n";
+
+/* evaluate ref_policy on KV; the verdicts of its rows into OUT */
+static void ref_eval(const char *const *kv, struct sp_report *r, struct sp_policy_set *ps,
+                     struct factset *fs)
+{
+    struct sp_error e;
+    sp_policy_set_init(ps);
+    sp_report_init(r);
+    factset_init(fs);
+    for (; *kv; kv += 2)
+        assert_int_equal(factset_set(fs, kv[0], kv[1], NULL), 0);
+    assert_int_equal(sp_policy_parse(ps, ref_policy, strlen(ref_policy), "r.yaml", &e), 0);
+    struct sp_eval_ctx ctx = { .facts = fs };
+    assert_int_equal(sp_evaluate(ps, &ctx, r, &e), 0);
+}
+
+static void ref_free(struct sp_report *r, struct sp_policy_set *ps, struct factset *fs)
+{
+    sp_report_free(r);
+    sp_policy_set_free(ps);
+    factset_free(fs);
+}
+
+static void references(void **state)
+{
+    struct sp_report r;
+    struct sp_policy_set ps;
+    struct factset fs;
+    char buf[512];
+    /* all hold: 2.16.0 <= 2.16.1 in dotted order; 2.1.2+cu121 == 2.1.2
+     * (local label ignored); torch-xla 2.1.3 is 2.1.* and not 2.1.2+cu121;
+     * 3.10.12's first two components are listed; trn1 is listed */
+    static const char *const holds[] = {
+        "neuron.sdk.compiler_release", "2.16.0", "neuron.sdk.runtime_release", "2.16.1",
+        "pip.torch-neuronx", "2.1.2.2.2.0", "pip.torch", "2.1.2+cu121", "pip.torch-xla", "2.1.3",
+        "python.version", "3.10.12", "neuron.sdk.python", "3.8,3.9,3.10",
+        "host.instance_family", "trn1", "neuron.sdk.instances", "inf2,trn1", NULL,
+    };
+    ref_eval(holds, &r, &ps, &fs);
+    assert_int_equal(r.count, 6);
+    for (size_t i = 0; i < 5; i++)
+        if (r.results[i].verdict != SP_VERDICT_OK)
+            fail_msg("row %zu: %s (%s)", i, sp_verdict_name(r.results[i].verdict),
+                     r.results[i].detail ? r.results[i].detail : "");
+    assert_int_equal(r.results[5].verdict, SP_VERDICT_NOT_APPLICABLE);   /* when's ref absent */
+    assert_string_equal(r.results[0].resolved, "<=2.16.1");
+    assert_string_equal(r.results[1].resolved, "==2.1.2");
+    assert_string_equal(r.results[2].resolved, "==2.1.*,!=2.1.2+cu121");
+    assert_string_equal(r.results[3].resolved, "3.8,3.9,3.10");
+    assert_string_equal(sp_result_supported(&r.results[0], buf, sizeof buf),
+                        "<=${neuron.sdk.runtime_release} (<=2.16.1)");
+    assert_string_equal(sp_result_supported(&r.results[3], buf, sizeof buf),
+                        "first 2 in ${neuron.sdk.python} (3.8,3.9,3.10)");
+    ref_free(&r, &ps, &fs);
+
+    /* all fail: compiler newer; torch 2.0.1 is not 2.1.2; torch-xla 2.2.0
+     * is not 2.0.*; 3.7 is not listed; inf1 is not listed */
+    static const char *const bad[] = {
+        "neuron.sdk.compiler_release", "2.16.0", "neuron.sdk.runtime_release", "2.15.2",
+        "pip.torch-neuronx", "2.1.2.2.2.0", "pip.torch", "2.0.1+cu117", "pip.torch-xla", "2.2.0",
+        "python.version", "3.7.16", "neuron.sdk.python", "3.8,3.9,3.10",
+        "host.instance_family", "inf1", "neuron.sdk.instances", "inf2, trn1", NULL,
+    };
+    ref_eval(bad, &r, &ps, &fs);
+    for (size_t i = 0; i < 5; i++)
+        if (r.results[i].verdict != SP_VERDICT_VIOLATED)
+            fail_msg("row %zu: %s", i, sp_verdict_name(r.results[i].verdict));
+    ref_free(&r, &ps, &fs);
+
+    /* a referenced fact absent: missing, naming it; unparseable: invalid */
+    static const char *const odd[] = {
+        "neuron.sdk.compiler_release", "2.16.0",
+        "pip.torch-neuronx", "2.1", "pip.torch", "2.1.2", "pip.torch-xla", "2.1.3",
+        "python.version", "3", "neuron.sdk.python", "3.8",
+        "host.instance_family", "trn1", NULL,
+    };
+    ref_eval(odd, &r, &ps, &fs);
+    assert_int_equal(r.results[0].verdict, SP_VERDICT_MISSING);
+    assert_string_equal(r.results[0].detail, "the referenced fact neuron.sdk.runtime_release is absent");
+    assert_string_equal(sp_result_explain(&r.results[0], buf, sizeof buf),
+                        "the referenced fact neuron.sdk.runtime_release is absent, supported <=${neuron.sdk.runtime_release}");
+    assert_int_equal(r.results[1].verdict, SP_VERDICT_INVALID);
+    assert_string_equal(r.results[1].detail, "${pip.torch-neuronx}: '2.1' has fewer than 3 release components");
+    assert_int_equal(r.results[2].verdict, SP_VERDICT_OK);
+    assert_int_equal(r.results[3].verdict, SP_VERDICT_INVALID);
+    assert_string_equal(r.results[3].detail, "'3' has fewer than 2 release components");
+    assert_int_equal(r.results[4].verdict, SP_VERDICT_MISSING);
+    assert_string_equal(r.results[4].detail, "the referenced fact neuron.sdk.instances is absent");
+    ref_free(&r, &ps, &fs);
+
+    /* a referenced value that is no version of its key's scheme */
+    static const char *const junk[] = {
+        "neuron.sdk.compiler_release", "2.16.0", "neuron.sdk.runtime_release", "mixed",
+        "pip.torch-neuronx", "2.x", "pip.torch", "2.1.2", NULL,
+    };
+    ref_eval(junk, &r, &ps, &fs);
+    assert_int_equal(r.results[0].verdict, SP_VERDICT_INVALID);
+    assert_string_equal(r.results[0].detail,
+                        "${neuron.sdk.runtime_release}: 'mixed' is not a valid dotted version: only digits and dots are allowed");
+    assert_int_equal(r.results[1].verdict, SP_VERDICT_INVALID);
+    assert_string_equal(r.results[1].detail,
+                        "${pip.torch-neuronx}: '2.x' is not a valid PEP 440 version: unexpected text after the version");
+    ref_free(&r, &ps, &fs);
+}
+
+static void leading_components(void **state)
+{
+    static const struct { const char *scheme, *text; unsigned n; const char *want; } cases[] = {
+        { "pep440", "2.1.2.2.2.0+cu121", 3, "2.1.2" },
+        { "pep440", "v1!2.0.1rc1", 2, "1!2.0" },
+        { "pep440", "2.1rc1", 2, "2.1" },
+        { "pep440", "2.1rc1", 3, NULL },
+        { "deb", "1:2.19.5.0-1", 2, "1:2.19" },
+        { "dotted", "2.16", 1, "2" },
+        { "dotted", "2.16", 3, NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct sp_error e;
+        char out[64];
+        struct sp_version *v = sp_version_parse(sp_scheme_by_name(cases[i].scheme), cases[i].text, &e);
+        assert_non_null(v);
+        int r = sp_version_leading(v, cases[i].n, out, sizeof out);
+        if (cases[i].want == NULL)
+            assert_int_equal(r, -1);
+        else {
+            assert_int_equal(r, 0);
+            assert_string_equal(out, cases[i].want);
+        }
+        sp_version_free(v);
+    }
+}
+
+/* folders: sub-folders are read (bytewise order of path), to a depth
+ * bound; a catalog document becomes the set's catalog, one only */
+static void subfolders_and_catalog(void **state)
+{
+    char dir[256], path[600], want[1400];
+    struct sp_policy_set ps;
+    struct sp_error e;
+    snprintf(dir, sizeof dir, "%s/sub.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/b", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    write_file(path, "a.yaml", "policy: ba\nrequire: {k: present}\n");
+    write_file(dir, "a.yaml", "policy: a\nrequire: {k: present}\n");
+    write_file(dir, "c.yaml", "catalog: neuron-sdk\nsource: s\nreleases:\n"
+                              "  - release: \"1.0\"\n    packages:\n"
+                              "      - {name: x, version: \"1.0\", instances: [trn1], python: []}\n");
+    snprintf(path, sizeof path, "%s/.hidden", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    write_file(path, "h.yaml", "not: read\n");
+    sp_policy_set_init(&ps);
+    assert_int_equal(sp_policy_load(&ps, dir, &e), 0);
+    assert_int_equal(ps.count, 2);
+    assert_string_equal(ps.policies[0].name, "a");
+    assert_string_equal(ps.policies[1].name, "ba");
+    assert_non_null(ps.catalog);
+    assert_int_equal(ps.catalog->nreleases, 1);
+    snprintf(path, sizeof path, "%s/c.yaml", dir);
+    assert_string_equal(ps.catalog_file, path);
+    /* a second catalog */
+    assert_int_equal(sp_policy_load(&ps, path, &e), -1);
+    snprintf(want, sizeof want, "%s:1:1: a second release catalog (one is loaded from %s)", path, path);
+    assert_string_equal(e.msg, want);
+    sp_policy_set_free(&ps);
+
+    /* SP_POLICY_DEPTH_MAX levels below the folder are read; one more is refused */
+    size_t n = (size_t)snprintf(path, sizeof path, "%s/d", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    for (int i = 1; i < SP_POLICY_DEPTH_MAX; i++) {
+        n += (size_t)snprintf(path + n, sizeof path - n, "/d");
+        assert_int_equal(mkdir(path, 0700), 0);
+    }
+    write_file(path, "deep.yaml", "policy: deep\nrequire: {k: present}\n");
+    assert_int_equal(sp_policy_load(&ps, dir, &e), 0);
+    assert_int_equal(ps.count, 3);
+    sp_policy_set_free(&ps);
+    n += (size_t)snprintf(path + n, sizeof path - n, "/d");
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(sp_policy_load(&ps, dir, &e), -1);
+    snprintf(want, sizeof want, "%s: folders nested deeper than %d levels", dir, SP_POLICY_DEPTH_MAX);
+    assert_string_equal(e.msg, want);
+    sp_policy_set_free(&ps);
+
+    /* a symbolic link to a folder is not followed (no loops) */
+    snprintf(want, sizeof want, "rm -r '%s/d' && ln -s . '%s/loop'", dir, dir);
+    assert_int_equal(system(want), 0);
+    assert_int_equal(sp_policy_load(&ps, dir, &e), 0);
+    assert_int_equal(ps.count, 2);
+    sp_policy_set_free(&ps);
+    snprintf(want, sizeof want, "rm -r '%s'", dir);
+    assert_int_equal(system(want), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -380,6 +631,10 @@ int main(void)
         cmocka_unit_test(evaluation),
         cmocka_unit_test(undecidable_policy_when),
         cmocka_unit_test(explicit_scheme),
+        cmocka_unit_test(reference_load_errors),
+        cmocka_unit_test(references),
+        cmocka_unit_test(leading_components),
+        cmocka_unit_test(subfolders_and_catalog),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,6 +149,37 @@ static void uncatalogued(void **state)
     factset_free(&fs);
 }
 
+/* the runtime and driver versions as dotted numbers, from whichever fact
+ * holds them (release.h) */
+static void runtime_and_driver_versions(void **state)
+{
+    static const char *const deb[] = {
+        "deb.aws-neuronx-runtime-lib", "1:2.19.5.0-5856c0b42", "neuron.runtime.version", "2.18.0.0",
+        "deb.aws-neuronx-dkms", "2.15.9.0-abc", NULL,
+    };
+    static const char *const files[] = {
+        "neuron.runtime.version", "2.33.10.0", "neuron.driver.version", "2.29.0.0",
+        "rpm.aws-neuronx-dkms", "2.24.7.0-1.amzn2023", NULL,
+    };
+    static const char *const rpm[] = {
+        "rpm.aws-neuronx-runtime-lib", "2.28.23.0-1.amzn2023", "rpm.aws-neuronx-dkms", "2.24.7.0-1.amzn2023", NULL,
+    };
+    struct factset fs;
+    infer(&fs, deb);
+    assert_fact(&fs, "neuron.sdk.runtime_version", "2.19.5.0");
+    assert_fact(&fs, "neuron.sdk.driver_version", "2.15.9.0");
+    assert_string_equal(factset_find(&fs, "neuron.sdk.runtime_version")->evidence, "deb.aws-neuronx-runtime-lib");
+    factset_free(&fs);
+    infer(&fs, files);
+    assert_fact(&fs, "neuron.sdk.runtime_version", "2.33.10.0");
+    assert_fact(&fs, "neuron.sdk.driver_version", "2.29.0.0");   /* the loaded module first */
+    factset_free(&fs);
+    infer(&fs, rpm);
+    assert_fact(&fs, "neuron.sdk.runtime_version", "2.28.23.0");
+    assert_fact(&fs, "neuron.sdk.driver_version", "2.24.7.0");
+    factset_free(&fs);
+}
+
 static void catalog_errors(void **state)
 {
     static const struct { const char *doc, *msg; } cases[] = {
@@ -180,6 +211,7 @@ int main(void)
         cmocka_unit_test(compiler_newer_than_runtime),
         cmocka_unit_test(no_neuron),
         cmocka_unit_test(uncatalogued),
+        cmocka_unit_test(runtime_and_driver_versions),
         cmocka_unit_test(catalog_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
