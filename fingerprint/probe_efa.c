@@ -17,13 +17,13 @@ int probe_efa(struct probe_ctx *ctx, struct sp_error *e)
 {
     char line[256];
     if (root_read_line(ctx->root, EFA_RECORD, line, sizeof line) == 0) {
-        const char *v = NULL;
+        const char *version = NULL;
         if (strncmp(line, EFA_PREFIX, strlen(EFA_PREFIX)) == 0) {
-            v = line + strlen(EFA_PREFIX);
-            v += strspn(v, " \t");
+            version = line + strlen(EFA_PREFIX);
+            version += strspn(version, " \t");
         }
-        if (v && version_looks_valid(v)) {
-            if (probe_set(ctx, "efa.installer.version", v, EFA_RECORD) != 0)
+        if (version && version_looks_valid(version)) {
+            if (probe_set(ctx, "efa.installer.version", version, EFA_RECORD) != 0)
                 goto nomem;
         } else {
             factset_warn(ctx->facts, "efa.installer.version: " EFA_RECORD ":1: not \""

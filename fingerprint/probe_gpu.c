@@ -65,20 +65,20 @@ static int cuda_json(struct probe_ctx *ctx)
     json_error_t err;
     json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
     free(buf);
-    const char *v = NULL;
+    const char *version = NULL;
     if (root) {
         json_t *cuda = json_object_get(root, "cuda");
-        v = json_string_value(json_object_get(cuda, "version"));
+        version = json_string_value(json_object_get(cuda, "version"));
     }
     int rc = 1;
     if (root == NULL)
         factset_warn(ctx->facts, "cuda.toolkit.version: " CUDA_JSON ":%d: %s", err.line,
                      err.text);
-    else if (v == NULL || !version_looks_valid(v))
+    else if (version == NULL || !version_looks_valid(version))
         factset_warn(ctx->facts, "cuda.toolkit.version: " CUDA_JSON ": no \"cuda\" "
                      "\"version\" string");
     else
-        rc = probe_set(ctx, "cuda.toolkit.version", v, CUDA_JSON "#cuda.version");
+        rc = probe_set(ctx, "cuda.toolkit.version", version, CUDA_JSON "#cuda.version");
     json_decref(root);
     return rc;
 }
@@ -113,9 +113,9 @@ static int header_line(struct header_scan *h)
         char *end;
         const char *p = h->line + sizeof def;
         p += strspn(p, " \t");
-        long v = strtol(p, &end, 10);
-        if (end != p && v >= 1000 && v < 1000000) {
-            h->value = v;
+        long code = strtol(p, &end, 10);
+        if (end != p && code >= 1000 && code < 1000000) {
+            h->value = code;
             return 1;
         }
     }
@@ -153,10 +153,10 @@ static int cuda_header(struct probe_ctx *ctx)
                      "in the first %u bytes", CUDA_H_SCAN_MAX);
         return 0;
     }
-    char v[32], ev[128];
-    snprintf(v, sizeof v, "%ld.%ld", h.value / 1000, (h.value % 1000) / 10);
+    char version[32], ev[128];
+    snprintf(version, sizeof version, "%ld.%ld", h.value / 1000, (h.value % 1000) / 10);
     snprintf(ev, sizeof ev, CUDA_H " (CUDA_VERSION %ld)", h.value);
-    return probe_set(ctx, "cuda.toolkit.version", v, ev);
+    return probe_set(ctx, "cuda.toolkit.version", version, ev);
 }
 
 int probe_gpu(struct probe_ctx *ctx, struct sp_error *e)

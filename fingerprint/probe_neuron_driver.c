@@ -31,15 +31,15 @@ static int cmp_version_ptr(const void *a, const void *b)
     return version_cmp_dotted(*(char *const *)a, *(char *const *)b);
 }
 
-/* Add VERSION to the set V (N entries, at most DKMS_VERSIONS_MAX; the
+/* Add VERSION to SET (N entries, at most DKMS_VERSIONS_MAX; the
  * ones past it are counted in *DROPPED). */
-static void add_version(char **v, size_t *n, char *version, size_t *dropped)
+static void add_version(char **set, size_t *n, char *version, size_t *dropped)
 {
     for (size_t i = 0; i < *n; i++)
-        if (strcmp(v[i], version) == 0)
+        if (strcmp(set[i], version) == 0)
             return;
     if (*n < DKMS_VERSIONS_MAX)
-        v[(*n)++] = version;
+        set[(*n)++] = version;
     else
         (*dropped)++;
 }
@@ -64,7 +64,7 @@ static int driver_version(struct probe_ctx *ctx)
  * usr/src/aws-neuronx-<version>/; the legacy aws-neuron module is a warning. */
 static int dkms_versions(struct probe_ctx *ctx)
 {
-    char **state = NULL, **src = NULL, **legacy = NULL, *v[DKMS_VERSIONS_MAX];
+    char **state = NULL, **src = NULL, **legacy = NULL, *versions[DKMS_VERSIONS_MAX];
     size_t nstate = 0, nsrc = 0, nlegacy = 0, n = 0, dropped = 0;
     int rc = 0;
     char path[SP_ROOT_PATH_MAX];
@@ -78,7 +78,7 @@ static int dkms_versions(struct probe_ctx *ctx)
         /* <version>/ is a real folder; "source" and "kernel-*" are links */
         if (version_looks_valid(state[i]) && root_stat(ctx->root, path, 0, &st) == 0 &&
             st.type == ROOT_T_DIR)
-            add_version(v, &n, state[i], &dropped);
+            add_version(versions, &n, state[i], &dropped);
     }
     if (root_list_dir(ctx->root, USR_SRC, &src, &nsrc) != 0 && errno != ENOENT &&
         errno != ENOTDIR)
@@ -88,7 +88,7 @@ static int dkms_versions(struct probe_ctx *ctx)
         if (strncmp(p, "aws-neuronx-", 12) == 0 && version_looks_valid(p + 12)) {
             snprintf(path, sizeof path, USR_SRC "/%s", p);
             if (root_is_dir(ctx->root, path))
-                add_version(v, &n, src[i] + 12, &dropped);
+                add_version(versions, &n, src[i] + 12, &dropped);
         } else if (strncmp(p, "aws-neuron-", 11) == 0 && version_looks_valid(p + 11)) {
             factset_warn(ctx->facts, "neuron.driver.dkms: " USR_SRC "/%s: legacy aws-neuron "
                          "driver sources (conflicts with aws-neuronx-dkms)", p);
@@ -103,11 +103,11 @@ static int dkms_versions(struct probe_ctx *ctx)
     if (n > 0) {
         char list[DKMS_VERSIONS_MAX * 130];
         size_t used = 0;
-        qsort(v, n, sizeof *v, cmp_version_ptr);
+        qsort(versions, n, sizeof *versions, cmp_version_ptr);
         list[0] = '\0';
         for (size_t i = 0; i < n; i++)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-                                     i ? "," : "", v[i]);
+                                     i ? "," : "", versions[i]);
         rc = probe_set(ctx, "neuron.driver.dkms", list,
                        nstate ? DKMS_DIR : USR_SRC "/aws-neuronx-*");
         if (dropped)
@@ -249,22 +249,22 @@ static int device_class(struct probe_ctx *ctx)
 static int logical_nc(struct probe_ctx *ctx)
 {
     char line[64];
-    const char *v = probe_getenv(ctx, "NEURON_LOGICAL_NC_CONFIG");
+    const char *value = probe_getenv(ctx, "NEURON_LOGICAL_NC_CONFIG");
     const char *ev = "environment NEURON_LOGICAL_NC_CONFIG";
-    if (v == NULL || v[0] == '\0') {
+    if (value == NULL || value[0] == '\0') {
         if (root_read_line(ctx->root, LNC_FILE, line, sizeof line) != 0) {
             if (errno != ENOENT)
                 probe_warn_errno(ctx, "neuron.lnc", LNC_FILE, errno);
             return 0;
         }
-        v = line;
+        value = line;
         ev = LNC_FILE;
     }
-    if (strlen(v) > 2 || strspn(v, "0123456789") != strlen(v)) {
-        factset_warn(ctx->facts, "neuron.lnc: %s: malformed value '%.16s'", ev, v);
+    if (strlen(value) > 2 || strspn(value, "0123456789") != strlen(value)) {
+        factset_warn(ctx->facts, "neuron.lnc: %s: malformed value '%.16s'", ev, value);
         return 0;
     }
-    return probe_set(ctx, "neuron.lnc", v, ev);
+    return probe_set(ctx, "neuron.lnc", value, ev);
 }
 
 int probe_neuron_driver(struct probe_ctx *ctx, struct sp_error *e)
