@@ -28,13 +28,15 @@ static const char *const anchored[] = {
 };
 
 /* Patterns over the last components of the path (as many as the pattern
- * has), anywhere in the tree. */
+ * has), anywhere in the tree.  RECORD and installed-files.txt are left
+ * out on purpose: they list every file (megabytes for torch) and no probe
+ * reads them. */
 static const char *const suffix[] = {
     "*.dist-info/METADATA", "*.dist-info/entry_points.txt", "*.dist-info/INSTALLER",
     "*.dist-info/direct_url.json", "*.dist-info/top_level.txt", "*.dist-info/WHEEL",
-    "*.dist-info/RECORD", "*.dist-info/REQUESTED",
+    "*.dist-info/REQUESTED",
     "*.egg-info", "*.egg-info/PKG-INFO", "*.egg-info/entry_points.txt",
-    "*.egg-info/requires.txt", "*.egg-info/top_level.txt", "*.egg-info/installed-files.txt",
+    "*.egg-info/requires.txt", "*.egg-info/top_level.txt",
     "pyvenv.cfg", "conda-meta/*.json", "conda-meta/history",
     "bin/python*", "bin/pypy*", "sbin/python*", "libpython*.so*", "patchlevel.h",
     "_sysconfigdata*.py", "python*/site.py", ".pyenv/version", ".python-version",
