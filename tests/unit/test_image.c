@@ -384,6 +384,33 @@ static void bounds(void **state)
     }
 }
 
+/* Hard links share one copy of kept content: three links to a 10-byte
+ * kept file fit a 15-byte kept total. */
+static void hardlinks_share(void **state)
+{
+    static const struct ent l[] = {
+        { 'f', "etc/os-release", "ID=shared\n" },
+        { 'h', "etc/a", "etc/os-release" },
+        { 'h', "etc/b", "etc/os-release" },
+        { 'h', "etc/hostname", "etc/os-release" },
+    };
+    const struct ent *layers[] = { l };
+    const size_t lens[] = { 4 };
+    char dir[600];
+    struct image_limits lim;
+    struct sp_error e = { 0 };
+    snprintf(dir, sizeof dir, "%s/share", tmp);
+    layout(dir, layers, lens, 1, "gzip");
+    image_limits_default(&lim);
+    lim.keep_total_max = 15;
+    struct root *r = open_at(dir, &lim, 0, &e);
+    if (r == NULL)
+        fail_msg("%s", e.msg);
+    read_is(r, "/etc/hostname", "ID=shared\n");
+    read_is(r, "/etc/os-release", "ID=shared\n");
+    root_close(r);
+}
+
 static void spec_and_keep(void **state)
 {
     char *p, *t;
@@ -439,6 +466,7 @@ int main(void)
         cmocka_unit_test(merge_and_resolve),
         cmocka_unit_test(scan_and_threads),
         cmocka_unit_test(bounds),
+        cmocka_unit_test(hardlinks_share),
         cmocka_unit_test(spec_and_keep),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
