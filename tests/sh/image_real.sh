@@ -32,11 +32,14 @@ build() {
     cp /usr/bin/python3.11 $R/usr/bin/python3.11
     ln -s python3.11 $R/usr/bin/python3
     cp /usr/lib/python3.11/os.py /usr/lib/python3.11/site.py $R/usr/lib/python3.11/
-    for d in PyYAML-6.0.dist-info attrs-22.2.0.dist-info blinker-1.5.dist-info \
-             astunparse-1.6.3.dist-info; do
-        [ -d /usr/lib/python3/dist-packages/$d ] &&
-            cp -r /usr/lib/python3/dist-packages/$d $R/usr/lib/python3/dist-packages/
+    # every dist-info of this machine's Debian Python (python3-packaging's at
+    # least, which scripts/bootstrap installs), plus one the next layers delete
+    for d in /usr/lib/python3/dist-packages/*.dist-info; do
+        [ -d "$d" ] && cp -r "$d" $R/usr/lib/python3/dist-packages/
     done
+    G=$R/usr/lib/python3/dist-packages/zz_whiteout_probe-1.0.dist-info
+    mkdir -p $G
+    printf 'Metadata-Version: 2.1\nName: zz-whiteout-probe\nVersion: 1.0\n' > $G/METADATA
     echo a > $R/opt/replace/a.txt
     echo b > $R/opt/replace/b.txt
     umoci repack --refresh-bundle --image oci:app b >/dev/null
@@ -66,7 +69,7 @@ build() {
 
     # layer 3: deletions, which umoci writes as .wh. whiteouts
     rm $R/etc/old.conf
-    rm -rf $R/usr/lib/python3/dist-packages/blinker-1.5.dist-info
+    rm -rf $R/usr/lib/python3/dist-packages/zz_whiteout_probe-1.0.dist-info
     umoci repack --refresh-bundle --image oci:app b >/dev/null
     cd - >/dev/null
 
@@ -180,7 +183,7 @@ check "the subject names the image and tag" test \
     "$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["subject"])' "$W/oci.json")" = "image:$W/oci:app"
 check "no kernel facts from an image" test -z "$(fact "$W/oci.json" host.kernel)$(fact "$W/oci.json" host.arch)"
 check "a warning says the image has no live kernel" grep -q 'no live kernel' "$W/oci.json"
-check "a whiteout layer removed blinker's dist-info (no pip.blinker)" \
-    test -z "$(fact "$W/oci.json" pip.blinker)" -a -n "$(fact "$W/oci.json" pip.attrs)"
+check "a whiteout layer removed a dist-info directory (no pip.zz-whiteout-probe)" \
+    test -z "$(fact "$W/oci.json" pip.zz-whiteout-probe)" -a -n "$(fact "$W/oci.json" pip.packaging)"
 check "the Neuron runtime library named in the image's /opt/aws/neuron/lib" \
     test "$(fact "$W/oci.json" neuron.runtime.version)" = 2.31.24.0
