@@ -56,6 +56,17 @@ static void no_bus(void **state)
     assert_warning(&t.fs, "pci: /sys/bus/pci/devices: no such file");
     pt_close(&t);
 
+    /* an empty bus is read as empty: zero counts, never this machine's bus */
+    pt_tmp(&t, NULL);
+    pt_sh(&t, "mkdir -p $D/sys/bus/pci/devices");
+    pt_run(&t, probe_pci);
+    assert_fact(&t.fs, "neuron.device.count", "0");
+    assert_fact(&t.fs, "efa.device.count", "0");
+    assert_fact(&t.fs, "gpu.device.count", "0");
+    assert_int_equal(t.fs.count, 3);
+    assert_int_equal(t.fs.nwarnings, 0);
+    pt_close(&t);
+
     /* a root without a directory on disk (an image) */
     pt_fixture(&t, "inf2");
     char *saved = t.root->host_path;
