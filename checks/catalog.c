@@ -39,6 +39,8 @@ void catalog_free(struct catalog *c)
     }
     free(c->releases);
     free(c->source);
+    free(c->names);
+    free(c->pep503_names);
     memset(c, 0, sizeof *c);
 }
 
@@ -105,6 +107,50 @@ static int string_list(const struct sp_node *map, const char *key, char ***out,
     return 0;
 }
 
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The sorted, unique names of C's packages (PEP 503 form when PEP503). */
+static int name_index(struct catalog *c, int pep503, const char ***out, size_t *nout)
+{
+    size_t n = 0, total = 0;
+    for (size_t r = 0; r < c->nreleases; r++)
+        total += c->releases[r].npackages;
+    const char **v = calloc(total ? total : 1, sizeof *v);
+    if (v == NULL)
+        return -1;
+    for (size_t r = 0; r < c->nreleases; r++)
+        for (size_t p = 0; p < c->releases[r].npackages; p++)
+            v[n++] = pep503 ? c->releases[r].packages[p].pep503 : c->releases[r].packages[p].name;
+    qsort(v, n, sizeof *v, by_text);
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (w == 0 || strcmp(v[w - 1], v[i]) != 0)
+            v[w++] = v[i];
+    *out = v;
+    *nout = w;
+    return 0;
+}
+
+int catalog_has_name(const struct catalog *c, const char *name, int pep503)
+{
+    const char **v = pep503 ? c->pep503_names : c->names;
+    size_t lo = 0, hi = pep503 ? c->npep503_names : c->nnames;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int d = strcmp(v[mid], name);
+        if (d == 0)
+            return 1;
+        if (d < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
 int catalog_from_node(const struct sp_node *doc, const char *name,
                       struct catalog *c, struct sp_error *e)
 {
@@ -167,6 +213,9 @@ int catalog_from_node(const struct sp_node *doc, const char *name,
                 goto nomem;
         }
     }
+    if (name_index(c, 0, &c->names, &c->nnames) != 0 ||
+        name_index(c, 1, &c->pep503_names, &c->npep503_names) != 0)
+        goto nomem;
     return 0;
 nomem:
     sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);

@@ -42,6 +42,10 @@ struct catalog {
     char *source;
     struct catalog_release *releases;   /* index 0 is the newest */
     size_t nreleases;
+    /* every package name, sorted and unique, as written and PEP 503
+     * normalised (pointers into the packages), for catalog_has_name() */
+    const char **names, **pep503_names;
+    size_t nnames, npep503_names;
 };
 
 /* catalog_is_document: 1 when DOC is a catalog (a mapping with a "catalog"
@@ -58,6 +62,11 @@ int catalog_from_node(const struct sp_node *doc, const char *name,
 int catalog_load(const char *path, struct catalog *c, struct sp_error *e);
 
 void catalog_free(struct catalog *c);
+
+/* catalog_has_name: 1 when some release lists a package named NAME: as
+ * the table spells it (PEP503 0) or PEP 503 normalised (PEP503 1).  A
+ * binary search: O(log n). */
+int catalog_has_name(const struct catalog *c, const char *name, int pep503);
 
 /* catalog_version_matches: 1 when FOUND (a version as a probe recorded it)
  * is the catalog's LISTED version.  SCHEME 'p' (pip): a PEP 440 local label

@@ -22,17 +22,6 @@ static int same_name(const struct catalog_package *pk, const struct component *c
     return strcmp(c->scheme == 'p' ? pk->pep503 : pk->name, c->name) == 0;
 }
 
-static int catalog_has_name(const struct catalog *cat, const char *name, char scheme)
-{
-    for (size_t r = 0; r < cat->nreleases; r++)
-        for (size_t p = 0; p < cat->releases[r].npackages; p++) {
-            const struct catalog_package *pk = &cat->releases[r].packages[p];
-            if (strcmp(scheme == 'p' ? pk->pep503 : pk->name, name) == 0)
-                return 1;
-        }
-    return 0;
-}
-
 static void locate(const struct catalog *cat, struct component *c)
 {
     for (size_t r = 0; r < cat->nreleases; r++) {
@@ -232,7 +221,7 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
         } else {
             continue;
         }
-        if (!catalog_has_name(cat, c.name, c.scheme))
+        if (!catalog_has_name(cat, c.name, c.scheme == 'p'))
             continue;
         have_runtime_pkg |= strcmp(c.name, "aws-neuronx-runtime-lib") == 0;
         have_coll_pkg |= strcmp(c.name, "aws-neuronx-collectives") == 0;

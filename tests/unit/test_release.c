@@ -180,6 +180,23 @@ static void runtime_and_driver_versions(void **state)
     factset_free(&fs);
 }
 
+static void names(void **state)
+{
+    /* the table spells neuronx_distributed; pip facts carry the PEP 503 form */
+    assert_true(catalog_has_name(&cat, "neuronx_distributed", 0));
+    assert_false(catalog_has_name(&cat, "neuronx-distributed", 0));
+    assert_true(catalog_has_name(&cat, "neuronx-distributed", 1));
+    assert_false(catalog_has_name(&cat, "neuronx_distributed", 1));
+    assert_true(catalog_has_name(&cat, "aws-neuronx-dkms", 0));
+    assert_false(catalog_has_name(&cat, "", 0));
+    assert_false(catalog_has_name(&cat, "zzz", 1));
+    assert_false(catalog_has_name(&cat, "aaa", 1));
+    for (size_t i = 1; i < cat.nnames; i++)          /* sorted, unique */
+        assert_true(strcmp(cat.names[i - 1], cat.names[i]) < 0);
+    for (size_t i = 0; i < cat.nnames; i++)
+        assert_true(catalog_has_name(&cat, cat.names[i], 0));
+}
+
 static void catalog_errors(void **state)
 {
     static const struct { const char *doc, *msg; } cases[] = {
@@ -212,6 +229,7 @@ int main(void)
         cmocka_unit_test(no_neuron),
         cmocka_unit_test(uncatalogued),
         cmocka_unit_test(runtime_and_driver_versions),
+        cmocka_unit_test(names),
         cmocka_unit_test(catalog_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
