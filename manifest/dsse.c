@@ -4,14 +4,11 @@
 #include "dsse.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 #include <openssl/evp.h>
@@ -19,70 +16,7 @@
 #include "manifest.h"
 #include "node.h"
 
-/* ---- files and digests --------------------------------------------- */
-
-int sp_read_file(const char *path, size_t max, const char *what, char **buf,
-                 size_t *len, struct sp_error *e)
-{
-    if (strcmp(path, "-") == 0) {
-        if (sp_read_stream(stdin, max, buf, len) != 0)
-            return errno == EFBIG
-                ? sp_fail(e, SP_EXIT_INPUT, "<stdin>: larger than the %s size limit (%zu bytes)", what, max)
-                : sp_fail(e, SP_EXIT_INPUT, "<stdin>: %s", strerror(errno));
-        return 0;
-    }
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    struct stat st;
-    if (fd < 0)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
-    if (fstat(fd, &st) != 0) {
-        int saved = errno;
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: not a regular file", path);
-    }
-    if (st.st_size < 0 || (unsigned long long)st.st_size > max) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: larger than the %s size limit (%zu bytes)",
-                       path, what, max);
-    }
-    size_t cap = (size_t)st.st_size, n = 0;
-    char *b = malloc(cap + 1);
-    if (b == NULL) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(ENOMEM));
-    }
-    for (;;) {
-        char extra;
-        ssize_t got = n < cap ? read(fd, b + n, cap - n) : read(fd, &extra, 1);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            int saved = errno;
-            close(fd);
-            OPENSSL_cleanse(b, cap);
-            free(b);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
-        }
-        if (got == 0)
-            break;
-        if (n == cap) {
-            close(fd);
-            OPENSSL_cleanse(b, cap);
-            free(b);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: grew while being read", path);
-        }
-        n += (size_t)got;
-    }
-    close(fd);
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return 0;
-}
+/* ---- digests ------------------------------------------------------- */
 
 int sp_sha256_hex(const void *p, size_t len, char out[65])
 {

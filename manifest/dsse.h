@@ -48,16 +48,6 @@
 #define SP_STATEMENT_SUBJECTS_MAX 1024      /* subjects in one statement */
 #define SP_SUBJECT_NAME_MAX 4096            /* bytes in a subject name */
 
-/* sp_read_file: read the file PATH ("-": standard input) into a malloc'd,
- * NUL-terminated buffer of *LEN bytes, at most MAX bytes.  Opens without
- * blocking (a FIFO is refused: only regular files and "-" are read) and
- * allocates once for a regular file, so the buffer may hold a secret and be
- * wiped whole.  WHAT names the kind of file in the size message.  Returns
- * 0, or -1 with E set to SP_EXIT_INPUT: "PATH: <strerror>", "PATH: not a
- * regular file", "PATH: larger than the WHAT size limit (N bytes)". */
-int sp_read_file(const char *path, size_t max, const char *what, char **buf,
-                 size_t *len, struct sp_error *e);
-
 /* sp_sha256_hex: lowercase hex SHA-256 of LEN bytes at P into OUT (65
  * bytes, NUL-ended).  Returns 0 or -1 (OpenSSL failure). */
 int sp_sha256_hex(const void *p, size_t len, char out[65]);

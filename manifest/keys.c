@@ -17,6 +17,7 @@
 #include <openssl/x509.h>
 
 #include "dsse.h"
+#include "manifest.h"
 
 /* The last OpenSSL error's reason, for messages; clears the queue. */
 static const char *ossl_reason(const char *fallback)

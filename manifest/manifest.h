@@ -55,9 +55,20 @@ int manifest_render(const struct manifest *m, enum manifest_format format,
 int manifest_parse(const char *buf, size_t len, const char *name,
                    struct manifest *m, struct sp_error *e);
 
-/* manifest_load: read PATH ("-" for stdin, at most SP_MANIFEST_MAX_BYTES)
- * and parse it.  Errors as manifest_parse, plus "PATH: <strerror>". */
+/* manifest_load: read PATH ("-" for stdin, at most SP_MANIFEST_MAX_BYTES;
+ * a regular file, never blocking: see sp_read_file) and parse it.  Errors as
+ * manifest_parse, plus those of sp_read_file. */
 int manifest_load(const char *path, struct manifest *m, struct sp_error *e);
+
+/* sp_read_file: read the file PATH ("-": standard input) into a malloc'd,
+ * NUL-terminated buffer of *LEN bytes, at most MAX bytes.  Opens without
+ * blocking (a FIFO is refused: only regular files and "-" are read) and
+ * allocates once for a regular file, so the buffer may hold a secret and be
+ * wiped whole.  WHAT names the kind of file in the size message.  Returns
+ * 0, or -1 with E set to SP_EXIT_INPUT: "PATH: <strerror>", "PATH: not a
+ * regular file", "PATH: larger than the WHAT size limit (N bytes)". */
+int sp_read_file(const char *path, size_t max, const char *what, char **buf,
+                 size_t *len, struct sp_error *e);
 
 /* sp_read_stream: read all of FP into a malloc'd buffer (NUL-terminated),
  * at most MAX bytes; -1 with errno EFBIG past it, or errno from fread. */

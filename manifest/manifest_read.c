@@ -3,8 +3,13 @@
 #include "manifest.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
 
 #include "node.h"
 
@@ -183,22 +188,77 @@ out:
     return r;
 }
 
+int sp_read_file(const char *path, size_t max, const char *what, char **buf,
+                 size_t *len, struct sp_error *e)
+{
+    if (strcmp(path, "-") == 0) {
+        if (sp_read_stream(stdin, max, buf, len) != 0)
+            return errno == EFBIG
+                ? sp_fail(e, SP_EXIT_INPUT, "<stdin>: larger than the %s size limit (%zu bytes)", what, max)
+                : sp_fail(e, SP_EXIT_INPUT, "<stdin>: %s", strerror(errno));
+        return 0;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    if (fd < 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        int saved = errno;
+        close(fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: not a regular file", path);
+    }
+    if (st.st_size < 0 || (unsigned long long)st.st_size > max) {
+        close(fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: larger than the %s size limit (%zu bytes)",
+                       path, what, max);
+    }
+    size_t cap = (size_t)st.st_size, n = 0;
+    char *b = malloc(cap + 1);
+    if (b == NULL) {
+        close(fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(ENOMEM));
+    }
+    for (;;) {
+        char extra;
+        ssize_t got = n < cap ? read(fd, b + n, cap - n) : read(fd, &extra, 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int saved = errno;
+            close(fd);
+            OPENSSL_cleanse(b, cap);
+            free(b);
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+        }
+        if (got == 0)
+            break;
+        if (n == cap) {
+            close(fd);
+            OPENSSL_cleanse(b, cap);
+            free(b);
+            return sp_fail(e, SP_EXIT_INPUT, "%s: grew while being read", path);
+        }
+        n += (size_t)got;
+    }
+    close(fd);
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
 int manifest_load(const char *path, struct manifest *m, struct sp_error *e)
 {
-    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     char *buf;
     size_t len;
     manifest_init(m);
-    if (fp == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
-    int r = sp_read_stream(fp, SP_MANIFEST_MAX_BYTES, &buf, &len);
-    int saved = errno;
-    if (fp != stdin)
-        fclose(fp);
-    if (r != 0)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path,
-                       saved == EFBIG ? "larger than the manifest size limit" : strerror(saved));
-    r = manifest_parse(buf, len, strcmp(path, "-") == 0 ? "<stdin>" : path, m, e);
+    if (sp_read_file(path, SP_MANIFEST_MAX_BYTES, "manifest", &buf, &len, e) != 0)
+        return -1;
+    int r = manifest_parse(buf, len, strcmp(path, "-") == 0 ? "<stdin>" : path, m, e);
     free(buf);
     return r;
 }
