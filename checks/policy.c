@@ -86,6 +86,12 @@ int sp_test_from_text(const char *key, const char *text, struct sp_test *t,
             return -1;
         }
         return 0;
+    } else if (strstr(text, "${") != NULL) {
+        /* a reference only means something in a specifier: "${pip.torch}"
+         * alone would otherwise be compared as that very text */
+        return sp_fail(e, SP_EXIT_INPUT,
+                       "'%s': a fact reference goes in a specifier (==${KEY}); write {equals: ...} for this text",
+                       text);
     } else {
         t->kind = SP_TEST_EQUALS;
         if (set_values(t, &text, 1) != 0)

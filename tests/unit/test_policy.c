@@ -396,6 +396,8 @@ static void reference_load_errors(void **state)
           "p.yaml:3:14: pip.torch: '===${pip.x}': === compares text and takes no fact reference" },
         { "policy: a\nrequire:\n  pip.torch: \">=${pip.x}.*\"\n",
           "p.yaml:3:14: pip.torch: '>=${pip.x}.*': .* is allowed only with == and !=" },
+        { "policy: a\nrequire:\n  pip.torch-xla: \"${pip.torch}\"\n",
+          "p.yaml:3:18: pip.torch-xla: '${pip.torch}': a fact reference goes in a specifier (==${KEY}); write {equals: ...} for this text" },
         { "policy: a\nrequire:\n  python.version: {one_of_fact: 'a b'}\n",
           "p.yaml:3:33: python.version: one_of_fact 'a b': a fact key holds only letters, digits and . _ + -" },
         { "policy: a\nrequire:\n  python.version: {one_of_fact: x, components: 0}\n",
