@@ -301,3 +301,9 @@ check "image.architecture of the chosen image" test "$(fact "$W/multi.json" imag
 run tag --image "$W/tags:two"
 check "a tag selects its image" test "$(fact "$W/tag.json" host.os.id)" = two
 check "image.ref is the tag" test "$(fact "$W/tag.json" image.ref)" = two
+
+# nothing is extracted: the working folder and TMPDIR stay empty
+mkdir -p "$W/cwd" "$W/tmp"
+(cd "$W/cwd" && TMPDIR="$W/tmp" "$STACKPRINT" probe --image "$W/linkout" >"$W/stdout.yaml" 2>/dev/null)
+check "nothing written to the working folder or TMPDIR" \
+    test -z "$(ls -A "$W/cwd" "$W/tmp" | grep -v ':$' | grep -v '^$')" -a -s "$W/stdout.yaml"
