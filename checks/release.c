@@ -255,6 +255,17 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
                       "deb.aws-neuronx-dkms", "rpm.aws-neuronx-dkms", e) != 0)
         goto out;
 
+    /* the installed aws-neuronx-* system packages, for the legacy rule */
+    l->len = 0;
+    l->buf[0] = '\0';
+    for (size_t i = 0; i < facts->count; i++) {
+        const char *k = facts->facts[i].key;
+        if (strncmp(k, "deb.aws-neuronx-", 16) == 0 || strncmp(k, "rpm.aws-neuronx-", 16) == 0)
+            list_add(l, k);
+    }
+    if (set(facts, "neuron.sdk.x_packages", l->buf, NULL, e) != 0)
+        goto out;
+
     if (ncomp == 0 && driver.version == NULL) {
         rc = 0;                      /* no Neuron component: nothing to say */
         goto out;

@@ -13,7 +13,7 @@
  * (aws-neuronx-collectives) read from library file names.  Only names the
  * catalog lists count.
  *
- * Derived facts (stackprint-policy(5), "DERIVED FACTS"):
+ * Derived facts (stackprint-policy(5), "THE RELEASE CATALOG", "Derived facts"):
  *   neuron.sdk.release       "2.16.1"; "2.16" when the consistent releases
  *                            share that line; "mixed" when no release holds
  *                            every component; "unknown" when none is in the
@@ -40,8 +40,10 @@
  *   neuron.sdk.driver_version   the driver's: neuron.driver.version (the
  *                            loaded module), else the upstream part of
  *                            deb.aws-neuronx-dkms, else rpm.aws-neuronx-dkms
- * The two versions are set whenever one of their sources is present, even
- * when nothing else is catalogued; their evidence is the source's key.
+ *   neuron.sdk.x_packages    the installed aws-neuronx-* system packages:
+ *                            their fact keys (deb.* and rpm.*), comma-separated
+ * These three are set whenever one of their sources is present, even when
+ * nothing else is catalogued; the versions' evidence is the source's key.
  */
 #ifndef SP_RELEASE_H
 #define SP_RELEASE_H

@@ -129,3 +129,8 @@ $ stackprint check --policy policies/ $T/forged.yaml
 $ stackprint check --policy policies/ --policy policies/neuron/catalog.yaml tests/fixtures/manifests/neuron-2.16.yaml
 ? 4
 2> stackprint: policies/neuron/catalog.yaml:2:1: a second release catalog (one is loaded from policies/neuron/catalog.yaml)
+
+### legacy packages alone (no aws-neuronx package) are not "next to x packages"
+$ printf 'schema: stackprint/manifest/v1\ntool: t\ncreated: "2026-11-29T10:00:00Z"\nsubject: s\nstack_id: "sha256:0000000000000000000000000000000000000000000000000000000000000000"\nfacts:\n  deb.aws-neuron-tools: "2.1.4.0"\n  neuron.driver.version: "2.3.26.0"\n' > $T/legacy-only.yaml
+$ stackprint check --policy policies/ $T/legacy-only.yaml
+>~ ^neuron-legacy-packages +no-legacy-deb +deb.aws-neuron-tools +2.1.4.0 +not present +not applicable$

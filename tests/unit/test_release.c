@@ -135,6 +135,7 @@ static void no_neuron(void **state)
     struct factset fs;
     infer(&fs, kv);
     assert_no_fact(&fs, "neuron.sdk.release");
+    assert_no_fact(&fs, "neuron.sdk.x_packages");
     factset_free(&fs);
 }
 
@@ -169,10 +170,12 @@ static void runtime_and_driver_versions(void **state)
     assert_fact(&fs, "neuron.sdk.runtime_version", "2.19.5.0");
     assert_fact(&fs, "neuron.sdk.driver_version", "2.15.9.0");
     assert_string_equal(factset_find(&fs, "neuron.sdk.runtime_version")->evidence, "deb.aws-neuronx-runtime-lib");
+    assert_fact(&fs, "neuron.sdk.x_packages", "deb.aws-neuronx-dkms,deb.aws-neuronx-runtime-lib");
     factset_free(&fs);
     infer(&fs, files);
     assert_fact(&fs, "neuron.sdk.runtime_version", "2.33.10.0");
     assert_fact(&fs, "neuron.sdk.driver_version", "2.29.0.0");   /* the loaded module first */
+    assert_fact(&fs, "neuron.sdk.x_packages", "rpm.aws-neuronx-dkms");
     factset_free(&fs);
     infer(&fs, rpm);
     assert_fact(&fs, "neuron.sdk.runtime_version", "2.28.23.0");
