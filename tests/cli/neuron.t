@@ -134,3 +134,22 @@ $ stackprint check --policy policies/ --policy policies/neuron/catalog.yaml test
 $ printf 'schema: stackprint/manifest/v1\ntool: t\ncreated: "2026-11-29T10:00:00Z"\nsubject: s\nstack_id: "sha256:0000000000000000000000000000000000000000000000000000000000000000"\nfacts:\n  deb.aws-neuron-tools: "2.1.4.0"\n  neuron.driver.version: "2.3.26.0"\n' > $T/legacy-only.yaml
 $ stackprint check --policy policies/ $T/legacy-only.yaml
 >~ ^neuron-legacy-packages +no-legacy-deb +deb.aws-neuron-tools +2.1.4.0 +not present +not applicable$
+
+### torch-neuronx and neuronx-cc on inf1
+$ stackprint check --policy policies/ tests/fixtures/manifests/neuron-inf1-torch-neuronx.yaml
+? 1
+>~ ^neuron-framework-instance +no-neuronx-on-inf1 +pip.torch-neuronx +2.8.0.2.10.16998 +not present +violated$
+>~ ^neuron-framework-instance +no-neuronx-on-inf1 +pip.neuronx-cc +2.21.33363.0\+82f2fc3c +not present +violated$
+>~ ^neuron-framework-instance +release-supports-instance-family +host.instance_family +inf1 +in \$\{neuron.sdk.instances\} \(inf2,trn1,trn2\) +violated$
+
+### torch-neuron on trn1 (the check.t fixture trn1-native.json)
+$ stackprint check --policy policies/ tests/fixtures/manifests/trn1-native.json
+? 1
+>~ ^neuron-framework-instance +torch-neuron-only-on-inf1 +host.instance_family +trn1 +inf1 +violated$
+>~ ^neuron-torch-agreement +torch-neuron-needs-torch-1.13.1 +pip.torch +2.9.0\+cu121 +==\$\{pip.torch-neuron:3\} \(==1.13.1\) +violated$
+
+### the XLA path with the runtime of 2.32, which carries none
+$ stackprint check --policy policies/ tests/fixtures/manifests/neuron-xla-on-2.32-runtime.yaml
+? 1
+>~ ^neuron-backend +xla-path-runtime-up-to-2.31 +neuron.sdk.runtime_release +2.32.0 +<2.32 +violated$
+>~ ^neuron-backend +xla-path-ends-with-2.31 +pip.torch-neuronx +2.9.0.2.15.32035 +<2.10 +ok$
