@@ -180,14 +180,14 @@ static int keep_content(struct consumer *c, struct archive *a, struct itree *t,
                         struct inode *n, uint64_t keep, const char *path)
 {
     uint64_t want = n->size < keep ? n->size : keep;
-    char *d = content_alloc(want);
+    char *d = image_content_alloc(want);
     uint64_t got = 0;
     if (d == NULL)
         return cfail(c, "%.200s: out of memory", path);
     while (got < want) {
         la_ssize_t r = archive_read_data(a, d + got, want - got);
         if (r < 0) {
-            content_unref(d);
+            image_content_unref(d);
             return cfail(c, "tar: %s (%.200s)", archive_error_string(a), path);
         }
         if (r == 0)
@@ -196,7 +196,7 @@ static int keep_content(struct consumer *c, struct archive *a, struct itree *t,
     }
     d[got] = '\0';
     if (itree_set_data(t, n, d, got) != 0) {
-        content_unref(d);
+        image_content_unref(d);
         return cfail(c, "%.200s: content kept past the limit of %llu bytes", path,
                      (unsigned long long)t->limits->keep_total_max);
     }
@@ -524,7 +524,7 @@ static enum layer_compression sniff(const unsigned char *b, size_t n)
  *     into OUT for an uncompressed layer);
  *   inflater: IN -> OUT (gzip or zstd);
  *   consumer: sha256 of OUT (the diff_id) and the tar scan. */
-int layer_read(struct image_layer *l, const struct layer_run *run)
+int image_layer_read(struct image_layer *l, const struct layer_run *run)
 {
     struct ring in, out;
     struct consumer c = { 0 };

@@ -22,7 +22,7 @@
 
 /* A region of an open file holding one blob. */
 struct blob_ref {
-    int fd;                       /* borrowed from the store */
+    int fd;                       /* owned: closed by image_plan_free() */
     uint64_t offset, size;
 };
 
@@ -36,22 +36,23 @@ struct image_store {
     size_t nmembers;
 };
 
-/* store_open: open PATH as a directory or an uncompressed tar (indexed once
+/* image_store_open: open PATH as a directory or an uncompressed tar (indexed once
  * with libarchive: member name, offset of its data, size).  E set on error. */
-int store_open(const char *path, const struct image_limits *l,
+int image_store_open(const char *path, const struct image_limits *l,
                struct image_store *s, struct sp_error *e);
-void store_close(struct image_store *s);
-/* store_find: the blob at NAME ("index.json", "blobs/sha256/<hex>",
+void image_store_close(struct image_store *s);
+/* image_store_find: the blob at NAME ("index.json", "blobs/sha256/<hex>",
  * "<id>/layer.tar"); symlinks and hard links between members are followed
- * inside the store.  -1 with errno ENOENT, ELOOP, EINVAL (not a file). */
-int store_find(struct image_store *s, const char *name, struct blob_ref *out);
-/* store_read_small: the whole blob NAME, at most MAX bytes, NUL-terminated,
+ * inside the store.  OUT->fd is a new descriptor the caller closes.  -1
+ * with errno ENOENT, ELOOP, EINVAL (not a regular file), ENAMETOOLONG. */
+int image_store_find(struct image_store *s, const char *name, struct blob_ref *out);
+/* image_store_read: the whole blob NAME, at most MAX bytes, NUL-terminated,
  * malloc'd; -1 with E set (EFBIG past MAX is SP_EXIT_INPUT). */
-int store_read_small(struct image_store *s, const char *name, uint64_t max,
+int image_store_read(struct image_store *s, const char *name, uint64_t max,
                      char **buf, size_t *len, struct sp_error *e);
 
-/* sp_sha256_hex: "sha256:<hex>" of LEN bytes at BUF into OUT. */
-void sp_sha256_digest(const void *buf, size_t len, char out[SP_DIGEST_LEN + 1]);
+/* image_sha256_digest: "sha256:<hex>" of LEN bytes at BUF into OUT. */
+void image_sha256_digest(const void *buf, size_t len, char out[SP_DIGEST_LEN + 1]);
 
 enum layer_compression { COMP_SNIFF, COMP_NONE, COMP_GZIP, COMP_ZSTD };
 
@@ -85,14 +86,14 @@ struct image_plan {
     size_t nlayers;
 };
 
-/* plan_image: parse the source in STORE, select by TAG and PLATFORM
+/* image_plan_open: parse the source in STORE, select by TAG and PLATFORM
  * ("os/arch[/variant]", NULL for this machine's, EXPLICIT 1 when the user
  * gave it), verify manifest and config digests, and fill PLAN.  E set on
  * error. */
-int plan_image(struct image_store *s, const char *tag, const char *platform,
+int image_plan_open(struct image_store *s, const char *tag, const char *platform,
                int explicit_platform, const struct image_limits *l,
                struct image_plan *plan, struct sp_error *e);
-void plan_free(struct image_plan *plan);
+void image_plan_free(struct image_plan *plan);
 /* image_check_platform: 0 when PLATFORM is NULL or "os/arch[/variant]";
  * else -1 with E set (SP_EXIT_USAGE). */
 int image_check_platform(const char *platform, struct sp_error *e);
@@ -107,7 +108,7 @@ struct inode {
     uint8_t opaque;               /* delta dirs: .wh..wh..opq seen */
     uint32_t mode;
     uint64_t size;
-    char *data;                   /* FILE: kept content (content_alloc), shared by hard links */
+    char *data;                   /* FILE: kept content (image_content_alloc), shared by hard links */
     uint64_t kept;                /* bytes at DATA */
     char *link;                   /* LINK: target as written; HARDLINK: target path */
     struct inode **kids;          /* DIR: open-addressing table, CAP slots */
@@ -128,9 +129,9 @@ struct itree {
 /* Kept content: a reference-counted buffer of LEN bytes plus a NUL, so that
  * hard links share one copy.  Used by one thread at a time (a layer's
  * consumer, then the merge). */
-char *content_alloc(uint64_t len);
-char *content_ref(char *data);
-void content_unref(char *data);
+char *image_content_alloc(uint64_t len);
+char *image_content_ref(char *data);
+void image_content_unref(char *data);
 
 struct itree *itree_new(const struct image_limits *l);
 void itree_free(struct itree *t);
@@ -162,13 +163,13 @@ int itree_hardlink(struct itree *t, const char *path, const char *target);
 /* itree_pending: remember PATH, a hard link whose target is not in this
  * layer, to resolve against the lower layers at merge time. */
 int itree_pending(struct itree *t, const char *path);
-/* itree_set_data: give FILE node N the content DATA (from content_alloc,
+/* itree_set_data: give FILE node N the content DATA (from image_content_alloc,
  * LEN bytes, counted against the kept total; N takes the reference).  -1
  * with errno E2BIG (DATA is then still the caller's). */
 int itree_set_data(struct itree *t, struct inode *n, char *data, uint64_t len);
 /* itree_kids_sorted: live child names of directory N, sorted bytewise. */
 int itree_kids_sorted(const struct inode *n, char ***names, size_t *count);
-struct inode *inode_kid(const struct inode *dir, const char *name);
+struct inode *itree_kid(const struct inode *dir, const char *name);
 
 /* ---- one layer (image_blob.c) ---- */
 
@@ -178,9 +179,9 @@ struct layer_run {
     atomic_uint_fast64_t *done;   /* blob bytes read, all layers */
 };
 
-/* layer_read: read L's blob to the end with its sha256, inflate it,
+/* image_layer_read: read L's blob to the end with its sha256, inflate it,
  * take the diff_id of the inflated bytes, and scan the tar into L->delta.
  * Returns 0, or -1 with L->failed and L->err set. */
-int layer_read(struct image_layer *l, const struct layer_run *run);
+int image_layer_read(struct image_layer *l, const struct layer_run *run);
 
 #endif

@@ -99,7 +99,7 @@ static int resolve(struct image_impl *im, const char *path, int follow, struct r
             errno = ENOTDIR;
             return -1;
         }
-        struct inode *k = inode_kid(dir, comp);
+        struct inode *k = itree_kid(dir, comp);
         if (k == NULL || k->type == IN_GONE) {
             errno = ENOENT;
             return -1;
@@ -258,7 +258,7 @@ static void img_close(struct root *r)
     struct image_impl *im = r->impl;
     if (im) {
         itree_free(im->tree);
-        plan_free(&im->plan);
+        image_plan_free(&im->plan);
         free(im);
     }
     free(r->subject);
@@ -295,7 +295,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&pl->mu);
         if (i == (size_t)-1)
             break;
-        if (layer_read(&pl->layers[i], &pl->run) != 0 && pl->layers[i].failed == 1)
+        if (image_layer_read(&pl->layers[i], &pl->run) != 0 && pl->layers[i].failed == 1)
             atomic_store(pl->run.cancel, 1);
     }
     pthread_mutex_lock(&pl->mu);
@@ -429,7 +429,7 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
         sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", o->spec);
         goto fail;
     }
-    if (store_open(path, l, &store, e) != 0)
+    if (image_store_open(path, l, &store, e) != 0)
         goto fail;
     store_ok = 1;
     r = calloc(1, sizeof *r);
@@ -438,7 +438,7 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
         sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", path);
         goto fail;
     }
-    if (plan_image(&store, tag, o->platform, o->platform != NULL, l, &im->plan, e) != 0)
+    if (image_plan_open(&store, tag, o->platform, o->platform != NULL, l, &im->plan, e) != 0)
         goto fail;
     for (size_t i = 0; i < im->plan.nlayers; i++)
         im->total += im->plan.layers[i].blob.size;
@@ -470,7 +470,7 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
     r->live = 0;
     r->host_path = NULL;
     r->impl = im;
-    store_close(&store);
+    image_store_close(&store);
     free(path);
     free(tag);
     free(real);
@@ -478,14 +478,14 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
 fail:
     if (im) {
         itree_free(im->tree);
-        plan_free(&im->plan);
+        image_plan_free(&im->plan);
         free(im);
     }
     if (r)
         free(r->subject);
     free(r);
     if (store_ok)
-        store_close(&store);
+        image_store_close(&store);
     free(path);
     free(tag);
     free(real);

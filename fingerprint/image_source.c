@@ -47,7 +47,7 @@ struct archive_member {
     size_t pos;          /* order in the archive */
 };
 
-void sp_sha256_digest(const void *buf, size_t len, char out[SP_DIGEST_LEN + 1])
+void image_sha256_digest(const void *buf, size_t len, char out[SP_DIGEST_LEN + 1])
 {
     unsigned char md[32];
     unsigned int mdlen = 0;
@@ -172,7 +172,7 @@ out:
     return rc;
 }
 
-int store_open(const char *path, const struct image_limits *l, struct image_store *s,
+int image_store_open(const char *path, const struct image_limits *l, struct image_store *s,
                struct sp_error *e)
 {
     struct stat st;
@@ -194,13 +194,13 @@ int store_open(const char *path, const struct image_limits *l, struct image_stor
     if (s->fd < 0)
         return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
     if (index_tar(s, l, e) != 0) {
-        store_close(s);
+        image_store_close(s);
         return -1;
     }
     return 0;
 }
 
-void store_close(struct image_store *s)
+void image_store_close(struct image_store *s)
 {
     for (size_t i = 0; i < s->nmembers; i++) {
         free(s->members[i].name);
@@ -247,7 +247,7 @@ static int join_link(const char *member, const char *target, char *out, size_t o
     return 0;
 }
 
-int store_find(struct image_store *s, const char *name, struct blob_ref *out)
+int image_store_find(struct image_store *s, const char *name, struct blob_ref *out)
 {
     if (!s->is_tar) {
         struct open_how how = {
@@ -317,11 +317,11 @@ int store_find(struct image_store *s, const char *name, struct blob_ref *out)
     return -1;
 }
 
-int store_read_small(struct image_store *s, const char *name, uint64_t max,
+int image_store_read(struct image_store *s, const char *name, uint64_t max,
                      char **buf, size_t *len, struct sp_error *e)
 {
     struct blob_ref b;
-    if (store_find(s, name, &b) != 0)
+    if (image_store_find(s, name, &b) != 0)
         return sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s", s->path, name,
                        errno == ENOENT ? "missing" : strerror(errno));
     if (b.size > max) {
@@ -435,9 +435,9 @@ static struct sp_node *read_blob_json(struct image_store *s, const char *digest,
                 (unsigned long long)l->json_max);
         return NULL;
     }
-    if (store_read_small(s, name, l->json_max, &buf, &len, e) != 0)
+    if (image_store_read(s, name, l->json_max, &buf, &len, e) != 0)
         return NULL;
-    sp_sha256_digest(buf, len, got);
+    image_sha256_digest(buf, len, got);
     if (size >= 0 && (uint64_t)size != len) {
         sp_fail(e, SP_EXIT_VERIFY, "%s: %s: %zu bytes, its descriptor says %lld", s->path,
                 name, len, (long long)size);
@@ -807,7 +807,7 @@ static int plan_oci(struct image_store *s, const char *tag, const struct platfor
     int rc = -1;
     size_t which;
 
-    if (store_read_small(s, "index.json", l->json_max, &buf, &len, e) != 0)
+    if (image_store_read(s, "index.json", l->json_max, &buf, &len, e) != 0)
         return -1;
     idx = sp_node_parse(buf, len, "index.json", e);
     free(buf);
@@ -867,7 +867,7 @@ static int plan_oci(struct image_store *s, const char *tag, const struct platfor
         snprintf(ly->want_digest, sizeof ly->want_digest, "%s", ld.digest);
         ly->want_size = ld.size;
         snprintf(ly->name, sizeof ly->name, "blobs/sha256/%s", ld.digest + 7);
-        if (store_find(s, ly->name, &ly->blob) != 0) {
+        if (image_store_find(s, ly->name, &ly->blob) != 0) {
             sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s (layer %zu of manifest %s)", s->path,
                     ly->name, errno == ENOENT ? "missing" : strerror(errno), i, ch->digest);
             goto out;
@@ -950,7 +950,7 @@ static int synthesise_manifest(struct image_plan *plan, uint64_t config_size,
     char *text = json_dumps(m, JSON_COMPACT | JSON_PRESERVE_ORDER);
     if (text == NULL)
         goto out;
-    sp_sha256_digest(text, strlen(text), plan->manifest_digest);
+    image_sha256_digest(text, strlen(text), plan->manifest_digest);
     free(text);
     rc = 0;
 out:
@@ -985,7 +985,7 @@ static int plan_docker(struct image_store *s, const char *tag, const struct plat
     int rc = -1;
     const char *F = "manifest.json";
 
-    if (store_read_small(s, F, l->json_max, &buf, &len, e) != 0)
+    if (image_store_read(s, F, l->json_max, &buf, &len, e) != 0)
         return -1;
     doc = sp_node_parse(buf, len, F, e);
     free(buf);
@@ -1047,7 +1047,7 @@ static int plan_docker(struct image_store *s, const char *tag, const struct plat
             const char *cf = str_at(doc->items[i], "Config");
             if (cf == NULL || !safe_member_name(cf) || (tag && !entry_tag(doc->items[i], tag)))
                 continue;
-            if (store_read_small(s, cf, l->json_max, &buf, &len, e) != 0)
+            if (image_store_read(s, cf, l->json_max, &buf, &len, e) != 0)
                 goto out;
             struct sp_node *c = sp_node_parse(buf, len, cf, e);
             free(buf);
@@ -1091,9 +1091,9 @@ static int plan_docker(struct image_store *s, const char *tag, const struct plat
     plan->ref = dup_or_null(chosen_ref);
     plan->manifest_source = "docker-archive";
     plan->evidence = strdup("manifest.json (synthesised)");
-    if (store_read_small(s, config, l->json_max, &buf, &len, e) != 0)
+    if (image_store_read(s, config, l->json_max, &buf, &len, e) != 0)
         goto out;
-    sp_sha256_digest(buf, len, plan->config_digest);
+    image_sha256_digest(buf, len, plan->config_digest);
     char hex[65];
     if (hex_of_name(config, hex) && strcmp(plan->config_digest + 7, hex) != 0) {
         sp_fail(e, SP_EXIT_VERIFY, "%s: %s: sha256 is %s, its name says sha256:%s", s->path,
@@ -1124,7 +1124,7 @@ static int plan_docker(struct image_store *s, const char *tag, const struct plat
         ly->comp = COMP_SNIFF;
         if (strncmp(ln->value, "blobs/sha256/", 13) == 0 && hex_of_name(ln->value, hex))
             snprintf(ly->want_digest, sizeof ly->want_digest, "sha256:%s", hex);
-        if (store_find(s, ly->name, &ly->blob) != 0) {
+        if (image_store_find(s, ly->name, &ly->blob) != 0) {
             sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s (layer %zu of %s)", s->path, ly->name,
                     errno == ENOENT ? "missing" : strerror(errno), i, F);
             goto out;
@@ -1147,7 +1147,7 @@ out:
     return rc;
 }
 
-int plan_image(struct image_store *s, const char *tag, const char *platform,
+int image_plan_open(struct image_store *s, const char *tag, const char *platform,
                int explicit_platform, const struct image_limits *l,
                struct image_plan *plan, struct sp_error *e)
 {
@@ -1156,13 +1156,13 @@ int plan_image(struct image_store *s, const char *tag, const char *platform,
     memset(plan, 0, sizeof *plan);
     if (parse_platform(platform, &p, e) != 0)
         return -1;
-    int has_index = store_find(s, "index.json", &b) == 0;
+    int has_index = image_store_find(s, "index.json", &b) == 0;
     if (has_index)
         close(b.fd);
     if (has_index) {
         char *lay;
         size_t len;
-        if (store_read_small(s, "oci-layout", 4096, &lay, &len, e) != 0)
+        if (image_store_read(s, "oci-layout", 4096, &lay, &len, e) != 0)
             return -1;
         json_error_t je;
         json_t *j = json_loadb(lay, len, JSON_REJECT_DUPLICATES, &je);
@@ -1175,7 +1175,7 @@ int plan_image(struct image_store *s, const char *tag, const char *platform,
                            s->path);
         return plan_oci(s, tag, &p, explicit_platform, l, plan, e);
     }
-    if (store_find(s, "manifest.json", &b) == 0) {
+    if (image_store_find(s, "manifest.json", &b) == 0) {
         close(b.fd);
         return plan_docker(s, tag, &p, explicit_platform, l, plan, e);
     }
@@ -1183,7 +1183,7 @@ int plan_image(struct image_store *s, const char *tag, const char *platform,
                    "(docker save) found", s->path);
 }
 
-void plan_free(struct image_plan *plan)
+void image_plan_free(struct image_plan *plan)
 {
     free(plan->ref);
     free(plan->choice);

@@ -28,7 +28,7 @@ struct content_hdr {
     uint64_t refs;
 };
 
-char *content_alloc(uint64_t len)
+char *image_content_alloc(uint64_t len)
 {
     struct content_hdr *h = malloc(sizeof *h + len + 1);
     if (h == NULL)
@@ -37,14 +37,14 @@ char *content_alloc(uint64_t len)
     return (char *)(h + 1);
 }
 
-char *content_ref(char *data)
+char *image_content_ref(char *data)
 {
     if (data)
         ((struct content_hdr *)data - 1)->refs++;
     return data;
 }
 
-void content_unref(char *data)
+void image_content_unref(char *data)
 {
     if (data && --((struct content_hdr *)data - 1)->refs == 0)
         free((struct content_hdr *)data - 1);
@@ -70,7 +70,7 @@ static void inode_clear(struct inode *n)
     for (uint32_t i = 0; i < n->nwh; i++)
         free(n->wh[i]);
     free(n->wh);
-    content_unref(n->data);
+    image_content_unref(n->data);
     free(n->link);
     n->kids = NULL;
     n->wh = NULL;
@@ -81,7 +81,7 @@ static void inode_clear(struct inode *n)
     n->type = IN_GONE;
 }
 
-struct inode *inode_kid(const struct inode *dir, const char *name)
+struct inode *itree_kid(const struct inode *dir, const char *name)
 {
     if (dir->cap == 0)
         return NULL;
@@ -120,7 +120,7 @@ static int kids_grow(struct inode *dir)
  * T's entries).  NULL with errno. */
 static struct inode *kid_slot(struct itree *t, struct inode *dir, const char *name)
 {
-    struct inode *k = inode_kid(dir, name);
+    struct inode *k = itree_kid(dir, name);
     if (k)
         return k;
     if (t->entries >= t->limits->entries_max) {
@@ -287,7 +287,7 @@ struct inode *itree_lookup(struct itree *t, const char *path)
             return NULL;
         memcpy(comp, p, c);
         comp[c] = '\0';
-        n = inode_kid(n, comp);
+        n = itree_kid(n, comp);
         if (n == NULL || n->type == IN_GONE)
             return NULL;
         p += c;
@@ -319,7 +319,7 @@ int itree_set_data(struct itree *t, struct inode *n, char *data, uint64_t len)
         errno = E2BIG;
         return -1;
     }
-    content_unref(n->data);
+    image_content_unref(n->data);
     n->data = data;
     n->kept = len;
     t->kept_bytes += len;
@@ -332,7 +332,7 @@ static void link_file(struct inode *n, const struct inode *src)
     n->type = IN_FILE;
     n->mode = src->mode;
     n->size = src->size;
-    n->data = content_ref(src->data);
+    n->data = image_content_ref(src->data);
     n->kept = src->kept;
 }
 
@@ -360,14 +360,14 @@ int itree_hardlink(struct itree *t, const char *path, const char *target)
         return 0;
     /* take what is needed first: adding PATH may replace an ancestor of TARGET */
     struct inode copy = { .type = src->type, .mode = src->mode, .size = src->size,
-                          .kept = src->kept, .data = content_ref(src->data) };
+                          .kept = src->kept, .data = image_content_ref(src->data) };
     if (src->link && (copy.link = strdup(src->link)) == NULL) {
-        content_unref(copy.data);
+        image_content_unref(copy.data);
         return -1;
     }
     struct inode *n = itree_add(t, path, (enum inode_type)copy.type);
     if (n == NULL) {
-        content_unref(copy.data);
+        image_content_unref(copy.data);
         free(copy.link);
         return -1;
     }
@@ -401,7 +401,7 @@ static int merge_dir(struct itree *mt, struct inode *dst, struct inode *src,
             if (dst->kids[i])
                 inode_clear(dst->kids[i]);
     for (uint32_t i = 0; i < src->nwh; i++) {
-        struct inode *k = inode_kid(dst, src->wh[i]);
+        struct inode *k = itree_kid(dst, src->wh[i]);
         if (k)
             inode_clear(k);
     }
