@@ -153,3 +153,13 @@ $ stackprint check --policy policies/ tests/fixtures/manifests/neuron-xla-on-2.3
 ? 1
 >~ ^neuron-backend +xla-path-runtime-up-to-2.31 +neuron.sdk.runtime_release +2.32.0 +<2.32 +violated$
 >~ ^neuron-backend +xla-path-ends-with-2.31 +pip.torch-neuronx +2.9.0.2.15.32035 +<2.10 +ok$
+
+### JUnit (xmllint against the schema) and SARIF (required fields) stay valid with the shipped policies
+$ stackprint check --policy policies/ --format junit -o $T/j.xml tests/fixtures/manifests/neuron-mixed-libneuronxla.yaml; echo "exit $?"
+$ xmllint --noout --schema tests/schemas/junit.xsd $T/j.xml 2>&1
+$ stackprint check --policy policies/ --format sarif -o $T/s.json tests/fixtures/manifests/neuron-mixed-libneuronxla.yaml; echo "exit $?"
+$ /usr/bin/python3 tests/sh/check_sarif.py $T/s.json
+>~ ^exit 1$
+>~ j.xml validates$
+>~ ^ok - sarif 2.1.0 required fields
+>! fails|error
