@@ -137,14 +137,19 @@ size_t sp_put_escaped(FILE *fp, const char *s, const char *(*special)(unsigned c
     return shown;
 }
 
-size_t sp_release_rows(const struct factset *facts, struct sp_release_row *rows, size_t max)
+struct sp_release_row *sp_release_rows(const struct factset *facts, size_t *n)
 {
     static const char prefix[] = "neuron.sdk.release_of.";
-    const char *odd = facts ? factset_get(facts, "neuron.sdk.odd") : NULL;
-    size_t n = 0;
+    *n = 0;
     if (facts == NULL || factset_get(facts, "neuron.sdk.release") == NULL)
-        return 0;
-    for (size_t i = 0; i < facts->count && n < max; i++) {
+        return NULL;
+    const char *odd = factset_get(facts, "neuron.sdk.odd");
+    struct sp_release_row *rows = calloc(facts->count + 1, sizeof *rows);
+    if (rows == NULL) {
+        *n = (size_t)-1;
+        return NULL;
+    }
+    for (size_t i = 0; i < facts->count; i++) {
         const struct fact *f = &facts->facts[i];
         if (strncmp(f->key, prefix, sizeof prefix - 1) != 0)
             continue;
@@ -156,11 +161,11 @@ size_t sp_release_rows(const struct factset *facts, struct sp_release_row *rows,
             is_odd |= l == kl && strncmp(p, key, kl) == 0;
             p += l + (p[l] == ',');
         }
-        rows[n++] = (struct sp_release_row){ key, factset_get(facts, key), f->value, is_odd, 0 };
+        rows[(*n)++] = (struct sp_release_row){ key, factset_get(facts, key), f->value, is_odd, 0 };
     }
     const struct fact *drv = factset_find(facts, "neuron.sdk.driver_release");
-    if (drv && drv->evidence && n < max)
-        rows[n++] = (struct sp_release_row){ drv->evidence, factset_get(facts, drv->evidence),
-                                             drv->value, 0, 1 };
-    return n;
+    if (drv && drv->evidence)
+        rows[(*n)++] = (struct sp_release_row){ drv->evidence, factset_get(facts, drv->evidence),
+                                                drv->value, 0, 1 };
+    return rows;
 }

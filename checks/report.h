@@ -75,11 +75,13 @@ struct sp_release_row {
     int driver;               /* the kernel driver, kept out of the consensus */
 };
 
-/* sp_release_rows: the table's rows from FACTS (NULL: none) into ROWS (at
- * most MAX): every neuron.sdk.release_of.<key> fact in key order, then the
- * driver (the key neuron.sdk.driver_release was derived from).  Pointers
- * point into FACTS.  0 when FACTS has no neuron.sdk.release. */
-size_t sp_release_rows(const struct factset *facts, struct sp_release_row *rows, size_t max);
+/* sp_release_rows: the table's rows from FACTS (NULL: none): every
+ * neuron.sdk.release_of.<key> fact in key order, then the driver (the key
+ * neuron.sdk.driver_release was derived from).  Returns a malloc'd array
+ * of *N rows (caller frees; the pointers in it point into FACTS), or NULL
+ * with *N = 0 when FACTS has no neuron.sdk.release (or out of memory, with
+ * *N = (size_t)-1). */
+struct sp_release_row *sp_release_rows(const struct factset *facts, size_t *n);
 
 /* sp_put_escaped: write S to FP; a byte for which SPECIAL returns text is
  * replaced by that text; other control characters (below 0x20, 0x7f) by

@@ -6,6 +6,7 @@
 #include "report.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 static json_t *text_or_null(const char *s)
@@ -29,8 +30,6 @@ static json_t *list_array(const char *s)
  * component: release, candidates, nearest, odd, and the table's rows. */
 static json_t *neuron_sdk(const struct factset *facts)
 {
-    enum { ROWS_MAX = 256 };
-    struct sp_release_row rows[ROWS_MAX];
     const char *release = facts ? factset_get(facts, "neuron.sdk.release") : NULL;
     if (release == NULL)
         return json_null();
@@ -44,7 +43,13 @@ static json_t *neuron_sdk(const struct factset *facts)
     json_object_set_new(o, "candidates", list_array(factset_get(facts, "neuron.sdk.candidates")));
     json_object_set_new(o, "nearest", text_or_null(factset_get(facts, "neuron.sdk.nearest")));
     json_object_set_new(o, "odd", list_array(factset_get(facts, "neuron.sdk.odd")));
-    size_t n = sp_release_rows(facts, rows, ROWS_MAX);
+    size_t n;
+    struct sp_release_row *rows = sp_release_rows(facts, &n);
+    if (rows == NULL && n != 0) {
+        json_decref(o);
+        json_decref(comps);
+        return NULL;
+    }
     for (size_t i = 0; i < n; i++) {
         json_t *c = json_object();
         if (c == NULL || json_array_append_new(comps, c) != 0)
@@ -56,6 +61,7 @@ static json_t *neuron_sdk(const struct factset *facts)
         json_object_set_new(c, "odd", json_boolean(rows[i].odd));
         json_object_set_new(c, "driver", json_boolean(rows[i].driver));
     }
+    free(rows);
     json_object_set_new(o, "components", comps);
     return o;
 }

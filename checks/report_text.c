@@ -7,6 +7,7 @@
  * data: everything goes through sp_put_escaped(). */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define COLUMN_MAX 40      /* wider cells overflow instead of widening the table */
@@ -43,16 +44,18 @@ static void pad(FILE *fp, size_t shown, size_t width)
     fprintf(fp, "%*s", (int)(shown + 2 <= width ? width - shown : 2), "");
 }
 
-/* For a mixed Neuron release: which component belongs to which release. */
-static void release_table(FILE *fp, const struct factset *facts)
+/* For a mixed Neuron release: which component belongs to which release.
+ * 0, or -1 out of memory. */
+static int release_table(FILE *fp, const struct factset *facts)
 {
-    enum { ROWS_MAX = 256 };
     static const char *const head[3] = { "COMPONENT", "VERSION", "RELEASES" };
-    struct sp_release_row rows[ROWS_MAX];
     const char *release = facts ? factset_get(facts, "neuron.sdk.release") : NULL;
+    size_t n, width[2];
     if (release == NULL || strcmp(release, "mixed") != 0)
-        return;
-    size_t n = sp_release_rows(facts, rows, ROWS_MAX), width[2];
+        return 0;
+    struct sp_release_row *rows = sp_release_rows(facts, &n);
+    if (rows == NULL)
+        return n == 0 ? 0 : -1;
     const char *nearest = factset_get(facts, "neuron.sdk.nearest");
     const char *odd = factset_get(facts, "neuron.sdk.odd");
     fputs("Neuron SDK release: mixed (no release ships every component", fp);
@@ -84,6 +87,8 @@ static void release_table(FILE *fp, const struct factset *facts)
             fputs("  (driver: not part of the consensus)", fp);
         fputc('\n', fp);
     }
+    free(rows);
+    return 0;
 }
 
 int sp_report_text(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp)
@@ -135,7 +140,8 @@ int sp_report_text(const struct sp_report *r, const struct sp_report_meta *m, FI
         sp_put_escaped(fp, sp_result_explain(res, line, sizeof line), NULL);
         fputc('\n', fp);
     }
-    release_table(fp, m->facts);
+    if (release_table(fp, m->facts) != 0)
+        return -1;
     fprintf(fp, "%s\n", sp_report_summary(r, line, sizeof line));
     return ferror(fp) ? -1 : 0;
 }

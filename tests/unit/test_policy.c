@@ -411,6 +411,20 @@ static void reference_load_errors(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         assert_load_error(cases[i][0], cases[i][1]);
+
+    /* the bound itself loads: ${KEY:16} and components: 16 */
+    static const char edge[] = "policy: a\nrequire:\n  pip.torch: \"==${pip.x:16}.*\"\n"
+                               "  python.version: {one_of_fact: x, components: 16}\n";
+    struct sp_policy_set ps;
+    struct sp_error e;
+    sp_policy_set_init(&ps);
+    assert_int_equal(sp_policy_parse(&ps, edge, strlen(edge), "p.yaml", &e), 0);
+    const struct sp_clause *c = &ps.policies[0].rules[0].require[0].test.specifier->clauses[0];
+    assert_string_equal(c->ref, "pip.x");
+    assert_int_equal(c->ref_components, 16);
+    assert_true(c->wildcard);
+    assert_int_equal(ps.policies[0].rules[0].require[1].test.components, 16);
+    sp_policy_set_free(&ps);
 }
 
 static const char ref_policy[] =
