@@ -68,13 +68,13 @@ void sp_version_free(struct sp_version *v)
 
 int sp_version_leading(const struct sp_version *v, unsigned n, char *out, size_t outsz)
 {
-    const char *s = v->normal, *p = s;
+    const char *p = v->normal;
     while (sp_ascii_digit(*p))
         p++;
-    if (p > s && (*p == '!' || *p == ':'))
-        s = ++p;                       /* an epoch: kept in front */
+    if (p > v->normal && (*p == '!' || *p == ':'))
+        p++;                           /* an epoch: kept in front */
     else
-        p = s;
+        p = v->normal;
     for (unsigned i = 0; i < n; i++) {
         if (i > 0 && *p++ != '.')
             return -1;
