@@ -27,8 +27,10 @@ int sp_usage_error(const char *cmd, const char *fmt, ...)
  * file in the same directory, fsync, rename; mode 0644 less the umask), or
  * to stdout when PATH is NULL or "-" (flushed and checked: a full disk is an
  * error, never a silently short file).  Returns 0, or -1 with E set
- * (SP_EXIT_INPUT, "PATH: <strerror>").  An existing PATH is replaced only
- * by the complete new content. */
+ * (SP_EXIT_INPUT, "PATH: <strerror>").  An existing regular PATH is
+ * replaced only by the complete new content; an existing PATH that is not
+ * a regular file (a device such as /dev/null, a FIFO) is opened and written
+ * in place, never replaced; a directory is an error. */
 int sp_write_output(const char *path, const char *buf, size_t len, struct sp_error *e);
 
 /* sp_write_exclusive: create PATH with MODE, failing if it exists (O_EXCL),

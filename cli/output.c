@@ -48,6 +48,25 @@ int sp_write_output(const char *path, const char *buf, size_t len, struct sp_err
             return sp_fail(e, SP_EXIT_INPUT, "stdout: %s", strerror(errno ? errno : EIO));
         return 0;
     }
+    /* An existing path that is not a regular file (/dev/null, /dev/stdout,
+     * a FIFO a consumer reads) is written in place: renaming over it would
+     * replace the device or the pipe with a file. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return sp_fail(e, SP_EXIT_INPUT, "%s: is a directory", path);
+        int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+        if (write_all(fd, buf, len) != 0) {
+            int saved = errno;
+            close(fd);
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+        }
+        if (close(fd) != 0)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+        return 0;
+    }
     size_t pl = strlen(path);
     char *tmp = malloc(pl + 16);
     if (tmp == NULL)

@@ -1,0 +1,26 @@
+# Where -o writes (cli/output.c): a regular file is replaced atomically, a
+# device or a FIFO is written in place and never replaced, a directory is an
+# error.
+
+### -o /dev/null leaves /dev/null a character device
+$ stackprint probe --root tests/fixtures/roots/container-bare -o /dev/null && test -c /dev/null && echo device
+> device
+
+### -o a FIFO writes into it for its reader, and the FIFO stays a FIFO
+$ mkfifo "$T/pipe"
+$ (head -n 1 "$T/pipe" > "$T/got") & stackprint probe --root tests/fixtures/roots/container-bare -o "$T/pipe"; wait
+$ cat "$T/got"; test -p "$T/pipe" && echo fifo
+> schema: "stackprint/manifest/v1"
+> fifo
+
+### -o a directory is an error naming it, exit 4
+$ stackprint probe --root tests/fixtures/roots/container-bare -o "$T"
+? 4
+2>~ ^stackprint: .*: is a directory$
+
+### -o a regular file replaces it whole and leaves no temporary file
+$ echo old > "$T/m.yaml"
+$ stackprint probe --root tests/fixtures/roots/container-bare -o "$T/m.yaml"
+$ head -n 1 "$T/m.yaml"; ls "$T" | wc -l
+> schema: "stackprint/manifest/v1"
+> 1
