@@ -7,11 +7,9 @@
  * finds it.  Must not read anything: a pure function of the path. */
 #include "image.h"
 
-#include <fnmatch.h>
 #include <string.h>
 
-/* Patterns over the whole path (no leading slash), fnmatch(3) with
- * FNM_PATHNAME: '*' does not cross '/'. */
+/* Patterns over the whole path (no leading slash); '*' does not cross '/'. */
 static const char *const anchored[] = {
     ".dockerenv", "run/.containerenv",
     "etc/os-release", "usr/lib/os-release", "etc/*-release", "etc/*_version",
@@ -47,6 +45,31 @@ static const char *const suffix[] = {
     "*-packages/*.pth",
 };
 
+/* PAT against S: '*' matches any run of bytes but '/', every other byte
+ * itself (fnmatch(3) with FNM_PATHNAME for these patterns, without its
+ * locale work: this runs once per tar entry). */
+static int glob(const char *p, const char *s)
+{
+    const char *star = NULL, *from = NULL;
+    while (*s) {
+        if (*p == '*') {
+            star = p++;
+            from = s;
+        } else if (*p == *s) {
+            p++;
+            s++;
+        } else if (star && *from != '/') {
+            p = star + 1;
+            s = ++from;
+        } else {
+            return 0;
+        }
+    }
+    while (*p == '*')
+        p++;
+    return *p == '\0';
+}
+
 static size_t components(const char *s)
 {
     size_t n = 1;
@@ -55,27 +78,29 @@ static size_t components(const char *s)
     return n;
 }
 
-/* The last K components of PATH (the whole path when it has fewer). */
-static const char *last_components(const char *path, size_t k)
-{
-    const char *p = path + strlen(path);
-    while (p > path) {
-        if (p[-1] == '/' && --k == 0)
-            return p;
-        p--;
-    }
-    return path;
-}
+#define TAIL_MAX 4      /* components in the longest suffix pattern */
 
 uint64_t image_keep(const char *path, const struct image_limits *l)
 {
+    /* tails[k]: the last k components of PATH (NULL when it has fewer) */
+    const char *tails[TAIL_MAX + 1] = { NULL };
+    size_t k = 0;
+    const char *p = path + strlen(path);
+    tails[0] = p;
+    while (k < TAIL_MAX) {
+        while (p > path && p[-1] != '/')
+            p--;
+        tails[++k] = p;
+        if (p == path)
+            break;
+        p--;
+    }
     for (size_t i = 0; i < sizeof anchored / sizeof *anchored; i++)
-        if (fnmatch(anchored[i], path, FNM_PATHNAME) == 0)
+        if (glob(anchored[i], path))
             return l->keep_file_max;
     for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
-        size_t k = components(suffix[i]);
-        const char *tail = last_components(path, k);
-        if (components(tail) == k && fnmatch(suffix[i], tail, FNM_PATHNAME) == 0)
+        size_t n = components(suffix[i]);
+        if (n <= TAIL_MAX && tails[n] && glob(suffix[i], tails[n]))
             return l->keep_file_max;
     }
     return 0;

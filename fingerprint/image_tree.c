@@ -144,6 +144,33 @@ static struct inode *kid_slot(struct itree *t, struct inode *dir, const char *na
     return k;
 }
 
+/* Put NODE (whose name DIR does not hold) into DIR's table.  -1 on ENOMEM. */
+static int kid_insert(struct inode *dir, struct inode *node)
+{
+    if ((uint64_t)(dir->nkids + 1) * 2 > dir->cap && kids_grow(dir) != 0)
+        return -1;
+    uint32_t m = dir->cap - 1, i = name_hash(node->name) & m;
+    while (dir->kids[i])
+        i = (i + 1) & m;
+    dir->kids[i] = node;
+    dir->nkids++;
+    return 0;
+}
+
+/* The table slot holding NAME in DIR, or NULL. */
+static struct inode **kid_ref(struct inode *dir, const char *name)
+{
+    if (dir->cap == 0)
+        return NULL;
+    uint32_t m = dir->cap - 1;
+    for (uint32_t i = name_hash(name) & m;; i = (i + 1) & m) {
+        if (dir->kids[i] == NULL)
+            return NULL;
+        if (strcmp(dir->kids[i]->name, name) == 0)
+            return &dir->kids[i];
+    }
+}
+
 struct itree *itree_new(const struct image_limits *l)
 {
     struct itree *t = calloc(1, sizeof *t);
@@ -409,10 +436,20 @@ static int merge_dir(struct itree *mt, struct inode *dst, struct inode *src,
         struct inode *c = src->kids[i];
         if (c == NULL || c->type == IN_GONE)
             continue;
-        struct inode *d = kid_slot(mt, dst, c->name);
-        if (d == NULL)
-            return sp_fail(e, SP_EXIT_INPUT, "%s: more than %llu entries in the image",
-                           layer_name, (unsigned long long)mt->limits->entries_max);
+        struct inode **slot = kid_ref(dst, c->name);
+        if (slot == NULL || (*slot)->type == IN_GONE) {
+            /* nothing below holds this name: the whole subtree moves over
+             * as it is (whiteouts inside it have nothing to hide) */
+            if (slot) {
+                inode_free(*slot);
+                *slot = c;
+            } else if (kid_insert(dst, c) != 0) {
+                return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", layer_name);
+            }
+            src->kids[i] = NULL;      /* SRC is only freed from here on */
+            continue;
+        }
+        struct inode *d = *slot;
         if (c->type == IN_DIR) {
             if (d->type != IN_DIR) {
                 inode_clear(d);
@@ -458,6 +495,12 @@ int itree_merge(struct itree *merged, struct itree *delta, const char *layer_nam
         n->link = NULL;
         link_file(n, src);
     }
+    /* every node of the merged tree comes from some delta: the deltas'
+     * entries summed bound it */
+    if (merged->entries + delta->entries > merged->limits->entries_max)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: more than %llu entries in the image",
+                       layer_name, (unsigned long long)merged->limits->entries_max);
+    merged->entries += delta->entries;
     merged->kept_bytes += delta->kept_bytes;
     if (merged->kept_bytes > merged->limits->keep_total_max)
         return sp_fail(e, SP_EXIT_INPUT, "%s: content kept past the limit of %llu bytes",
