@@ -196,23 +196,38 @@ static void parse_line(struct parse *p)
     }
 }
 
+/* Append SEG (N bytes, no newline) to the current line, cutting it at
+ * DPKG_LINE_MAX; a NUL byte becomes a space. */
+static void append(struct parse *p, const char *seg, size_t n)
+{
+    size_t room = DPKG_LINE_MAX - p->len;
+    if (n > room) {
+        p->cut = 1;
+        n = room;
+    }
+    memcpy(p->line + p->len, seg, n);
+    for (char *z = p->line + p->len; (z = memchr(z, '\0', (size_t)(p->line + p->len + n - z))) != NULL;)
+        *z = ' ';
+    p->len += n;
+}
+
 static int on_chunk(void *c, const char *chunk, size_t n)
 {
     struct parse *p = c;
     p->total += n;
     if (p->total > DPKG_STATUS_MAX)
         return 1;
-    for (size_t i = 0; i < n && !p->nomem; i++) {
-        if (chunk[i] == '\n') {
-            p->lineno++;
-            parse_line(p);
-            p->len = 0;
-            p->cut = 0;
-        } else if (p->len < DPKG_LINE_MAX) {
-            p->line[p->len++] = chunk[i] ? chunk[i] : ' ';
-        } else {
-            p->cut = 1;
-        }
+    const char *end = chunk + n;
+    while (chunk < end && !p->nomem) {
+        const char *nl = memchr(chunk, '\n', (size_t)(end - chunk));
+        append(p, chunk, (size_t)((nl ? nl : end) - chunk));
+        if (nl == NULL)
+            break;
+        p->lineno++;
+        parse_line(p);
+        p->len = 0;
+        p->cut = 0;
+        chunk = nl + 1;
     }
     return p->nomem;
 }
