@@ -49,6 +49,7 @@
 #define SP_IMAGE_ARCHIVE_MEMBERS_MAX 200000           /* members of an archive (outer tar) */
 #define SP_IMAGE_INDEX_DEPTH_MAX 4                    /* nested image indexes */
 #define SP_IMAGE_PROGRESS_MIN (256ull << 20)          /* bytes of blobs before progress shows */
+#define SP_IMAGE_WORKERS_MAX 8                        /* layers read at once (8 MiB of buffers each) */
 
 struct image_limits {
     uint64_t json_max;
@@ -70,7 +71,8 @@ struct image_open_opts {
     const char *spec;              /* "PATH" or "PATH:TAG" (see image_parse_spec) */
     const char *platform;          /* "os/arch[/variant]", or NULL: this machine's */
     const struct image_limits *limits;   /* NULL: the defaults */
-    unsigned threads;              /* layer workers; 0: the number of online CPUs */
+    unsigned threads;              /* layers read at once; 0: the online CPUs, at most
+                                    * SP_IMAGE_WORKERS_MAX */
     /* Called from the calling thread about four times a second while layers
      * are read, and once more with FINAL 1 when reading ends (also on
      * error): bytes of blobs read so far and in all.  May be NULL. */

@@ -317,6 +317,8 @@ static int read_layers(struct image_impl *im, const struct image_open_opts *o,
     };
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     size_t n = o->threads ? o->threads : (cpus > 0 ? (size_t)cpus : 1);
+    if (n > SP_IMAGE_WORKERS_MAX)
+        n = SP_IMAGE_WORKERS_MAX;
     if (n > plan->nlayers)
         n = plan->nlayers;
     if (n == 0)
