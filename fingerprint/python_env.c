@@ -1086,6 +1086,27 @@ int py_interp_version(struct probe_ctx *ctx, const struct py_interp *pi, int fla
             return 0;
         TRIED("%s%s", tl ? ", " : "", cm);
     }
+    /* <base>/include/python3.X/patchlevel.h: the header the interpreter was
+     * built from (pyenv, conda and source builds install it; Debian with
+     * python3.X-dev, whose version dpkg pins to the interpreter's) */
+    char ph[SP_ROOT_PATH_MAX], rel[64];
+    snprintf(rel, sizeof rel, "include/python3.%d/patchlevel.h", pi->minor);
+    if (join(ph, sizeof ph, pi->base, rel) == 0) {
+        char *buf;
+        size_t len;
+        if (root_read_file(ctx->root, ph, PY_PATCHLEVEL_MAX, &buf, &len) == 0) {
+            const char *d = strstr(buf, "#define PY_VERSION ");
+            char v[64];
+            if (d && sscanf(d + 19, " \"%63[^\"]\"", v) == 1 && version_ok(v, pi->minor)) {
+                snprintf(out, outsz, "%s", v);
+                snprintf(evidence, evsz, "%s: PY_VERSION", ph);
+                free(buf);
+                return 0;
+            }
+            free(buf);
+            TRIED("%s%s", tl ? ", " : "", ph);
+        }
+    }
     /* the PY_VERSION string in the binary, then in libpython */
     int rc = scan_file_version(ctx, pi->real, pi->minor, out, outsz, evidence, evsz);
     if (rc > 0)

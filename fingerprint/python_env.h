@@ -41,6 +41,7 @@
 #define PY_FIELD_MAX 256                   /* bytes of a Name or Version value */
 #define PY_REQUIRES_MAX 512                /* Requires-Dist headers kept */
 #define PY_VERSION_SCAN_MAX ((uint64_t)256 << 20)  /* bytes scanned per binary */
+#define PY_PATCHLEVEL_MAX (64u << 10)               /* bytes of include/python3.X/patchlevel.h */
 #define PY_DISTS_MAX 20000                 /* distributions per environment */
 #define PY_PATH_ENTRIES_MAX 128            /* $PATH entries searched */
 #define PY_SMALL_FILE_MAX (64u * 1024)     /* pyvenv.cfg, shims, version files */
@@ -92,7 +93,9 @@ void py_interp_free(struct py_interp *pi);
 
 /* py_interp_version: the interpreter's full version ("3.11.7", "3.12.0rc1")
  * without running it: pyvenv.cfg `version`/`version_info`, else conda-meta's
- * python-X.Y.Z-<build>.json name, else the PY_VERSION string in the
+ * python-X.Y.Z-<build>.json name, else PY_VERSION in
+ * BASE/include/python3.X/patchlevel.h (at most PY_PATCHLEVEL_MAX bytes),
+ * else the PY_VERSION string in the
  * resolved binary, else in PREFIX/lib/libpython3.X*.so* (at most
  * PY_VERSION_SCAN_MAX bytes each).  The X.Y must equal lib/python3.X.
  * Writes OUT and EVIDENCE; returns 0, 1 when undecided (a warning naming

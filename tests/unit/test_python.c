@@ -482,6 +482,24 @@ static void version_files(void **state)
     assert_non_null(strstr(evidence(&fs, "python.version"), "libpython3.11.so"));
     factset_free(&fs);
 
+    /* patchlevel.h of the base prefix is preferred to the binary scan; a
+     * PY_VERSION of another 3.X there is not used */
+    fx_write(t, "/usr/include/python3.11/patchlevel.h",
+             "#define PY_MINOR_VERSION        11\n#define PY_VERSION              \"3.11.8\"\n", -1);
+    factset_init(&fs);
+    fx_probe(t, NULL, NULL, &fs);
+    assert_fact(&fs, "python.version", "3.11.8");
+    assert_string_equal(evidence(&fs, "python.version"),
+                        "/usr/include/python3.11/patchlevel.h: PY_VERSION");
+    factset_free(&fs);
+    fx_write(t, "/usr/include/python3.11/patchlevel.h",
+             "#define PY_VERSION \"3.12.1\"\n", -1);
+    factset_init(&fs);
+    fx_probe(t, NULL, NULL, &fs);
+    assert_fact(&fs, "python.version", "3.11.5");
+    factset_free(&fs);
+    unlink(strcat(strcpy(p, t), "/usr/include/python3.11/patchlevel.h"));
+
     /* a pyvenv.cfg whose version is not 3.11.N: warned, not used */
     fx_write(t, "/v/pyvenv.cfg", "home = /usr/bin\nversion = 3.9.2\n", -1);
     fx_link(t, "/v/bin/python3", "/usr/bin/python3.11");
