@@ -69,7 +69,7 @@ unit: $(UNIT_BIN)
 
 check: bootstrap
 	@$(MAKE) --no-print-directory all unit
-	@/usr/bin/python3 tests/run --build $(BUILD)
+	@SANITIZE=$(SANITIZE) /usr/bin/python3 tests/run --build $(BUILD)
 
 demo: bootstrap all
 	@scripts/demo $(BUILD)/stackprint
