@@ -62,6 +62,7 @@ void probe_warn_errno(struct probe_ctx *ctx, const char *what, const char *path,
     case EISDIR: msg = "is a directory"; break;
     case ENOTDIR: msg = "not a directory"; break;
     case E2BIG: msg = "too many entries"; break;
+    case ENOTSUP: msg = "content not kept from the image"; break;
     default: msg = strerror(err); break;
     }
     factset_warn(ctx->facts, "%s: %s: %s", what, path, msg);
