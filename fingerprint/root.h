@@ -12,7 +12,9 @@
  * Every read is bounded by the caller's MAX; opening never blocks (FIFOs and
  * devices are refused with EINVAL); symlink loops give ELOOP.  Functions
  * return 0, or -1 with errno set (ENOENT, EACCES, ELOOP, EFBIG past MAX,
- * EINVAL for a non-regular file, ENOTDIR, ENOMEM, E2BIG for too many entries).
+ * EINVAL for a non-regular file, ENOTDIR, ENOMEM, E2BIG for too many entries;
+ * ENOTSUP from an image root for a file whose content it did not keep: it
+ * keeps only what the probes read, see fingerprint/image_keep.c).
  *
  * Memory: buffers and name lists returned are malloc'd and owned by the
  * caller (free with free() / root_names_free()).
