@@ -226,23 +226,16 @@ fail:
 
 int catalog_load(const char *path, struct catalog *c, struct sp_error *e)
 {
-    FILE *fp = fopen(path, "rb");
     char *buf;
     size_t len;
     memset(c, 0, sizeof *c);
-    if (fp == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
-    int r = sp_read_stream(fp, SP_CATALOG_MAX_BYTES, &buf, &len);
-    int saved = errno;
-    fclose(fp);
-    if (r != 0)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path,
-                       saved == EFBIG ? "larger than the catalog size limit" : strerror(saved));
+    if (sp_read_file(path, SP_CATALOG_MAX_BYTES, "catalog", &buf, &len, e) != 0)
+        return -1;
     struct sp_node *doc = sp_node_parse(buf, len, path, e);
     free(buf);
     if (doc == NULL)
         return -1;
-    r = catalog_from_node(doc, path, c, e);
+    int r = catalog_from_node(doc, path, c, e);
     sp_node_free(doc);
     return r;
 }

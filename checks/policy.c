@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "manifest/facts.h"
 #include "manifest/manifest.h"
@@ -557,7 +556,7 @@ int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
                     const char *name, struct sp_error *e)
 {
     if (len > SP_POLICY_MAX_BYTES)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: larger than %u bytes (the policy size limit)",
+        return sp_fail(e, SP_EXIT_INPUT, "%s: larger than the policy size limit (%u bytes)",
                        name, SP_POLICY_MAX_BYTES);
     if (ps->count == ps->cap) {
         size_t cap = ps->cap ? 2 * ps->cap : 16;
@@ -588,39 +587,11 @@ int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
 
 static int load_file(struct sp_policy_set *ps, const char *path, struct sp_error *e)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
-    if (fstat(fd, &st) != 0) {
-        int saved = errno;
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: not a regular file", path);
-    }
-    if ((unsigned long long)st.st_size > SP_POLICY_MAX_BYTES) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: larger than %u bytes (the policy size limit)",
-                       path, SP_POLICY_MAX_BYTES);
-    }
-    FILE *fp = fdopen(fd, "rb");
-    if (fp == NULL) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
-    }
     char *buf;
     size_t len;
-    int rc = sp_read_stream(fp, SP_POLICY_MAX_BYTES, &buf, &len);
-    int saved = errno;
-    fclose(fp);
-    if (rc != 0)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path,
-                       saved == EFBIG ? "larger than 1048576 bytes (the policy size limit)"
-                                      : strerror(saved));
-    rc = sp_policy_parse(ps, buf, len, path, e);
+    if (sp_read_file(path, SP_POLICY_MAX_BYTES, "policy", &buf, &len, e) != 0)
+        return -1;
+    int rc = sp_policy_parse(ps, buf, len, path, e);
     free(buf);
     return rc;
 }

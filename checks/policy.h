@@ -115,7 +115,7 @@ int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
  * Only regular files are read (never blocking on a FIFO), each at most
  * SP_POLICY_MAX_BYTES.  A folder without one is an error.  Returns 0, or
  * -1 with E set (SP_EXIT_INPUT): "PATH: <strerror>", "PATH: not a regular
- * file", "PATH: larger than 1048576 bytes", "PATH: no *.yaml policy
+ * file", "PATH: larger than the policy size limit (1048576 bytes)", "PATH: no *.yaml policy
  * files", "PATH: more than 1000 policy files", "PATH: folders nested deeper
  * than 8 levels", or any sp_policy_parse() error. */
 int sp_policy_load(struct sp_policy_set *ps, const char *path, struct sp_error *e);
