@@ -73,7 +73,9 @@ struct root {
 
 /* root_open_host: the live machine's "/". NULL with errno on failure. */
 struct root *root_open_host(void);
-/* root_open_dir: a copied tree at DIR (must be a directory).  NULL with errno. */
+/* root_open_dir: a copied tree at DIR (must be a directory this process can
+ * read).  NULL with errno: ENOENT, ENOTDIR, EACCES (DIR cannot be listed),
+ * ENOSYS (the kernel has no openat2(2): Linux 5.6 or later is needed). */
 struct root *root_open_dir(const char *dir);
 void root_close(struct root *r);
 

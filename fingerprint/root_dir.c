@@ -350,6 +350,17 @@ static struct root *open_dir_root(const char *dir, enum root_kind kind)
         snprintf(r->subject, sl, "host:/");
     else
         snprintf(r->subject, sl, "root:%s", real[0] ? real : "/");
+    /* The root itself must be readable, through openat2: a root that cannot
+     * be listed (EACCES), or a kernel without openat2 (ENOSYS), would give
+     * a manifest of warnings and no facts. */
+    int fd = open_in(r, "/", O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+    if (fd < 0) {
+        int saved = errno;
+        dir_close(r);
+        errno = saved;
+        return NULL;
+    }
+    close(fd);
     return r;
 fail: {
         int saved = errno;
