@@ -2,7 +2,8 @@
 #   make            build $(BUILD)/stackprint
 #   make check      bootstrap, build and run every test (SANITIZE=1: ASan+UBSan)
 #   make demo       bootstrap, build, probe this machine, sign, verify, check
-#   make install    PREFIX=/usr/local DESTDIR= : binary and man pages
+#   make install    PREFIX=/usr/local DESTDIR= : binary, man pages, and the
+#                   shipped policies in $(PREFIX)/share/stackprint/policies
 #   make bench      benchmarks against peers (bench/run)
 #   make fuzz       libFuzzer targets under fuzz/ (FUZZ_SECONDS=60 each)
 
@@ -10,6 +11,7 @@ VERSION   = 0.1.0
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
+DATADIR  ?= $(PREFIX)/share/stackprint
 SANITIZE ?= 0
 ifeq ($(SANITIZE),1)
 BUILD    ?= build-san
@@ -92,10 +94,13 @@ install: all
 	install -m 0755 $(BUILD)/stackprint $(DESTDIR)$(BINDIR)/stackprint
 	for m in $(MAN); do \
 	  s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	install -d $(DESTDIR)$(DATADIR)/policies/neuron
+	install -m 0644 policies/neuron/*.yaml policies/neuron/n2-manifest.json $(DESTDIR)$(DATADIR)/policies/neuron/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stackprint
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf build build-san build-*

@@ -15,6 +15,14 @@ fi
 check "binary installed under DESTDIR/PREFIX/bin" test -x "$d/opt/sp/bin/stackprint"
 v=$("$d/opt/sp/bin/stackprint" --version 2>&1)
 check "installed binary runs" test "$v" = "$("$STACKPRINT" --version)"
+for p in policies/neuron/*.yaml; do
+    cmp -s "$p" "$d/opt/sp/share/stackprint/policies/neuron/${p##*/}" && ok "installed $p" || not_ok "installed $p"
+done
+m="$TMPDIR/m.yaml"
+"$STACKPRINT" probe --root tests/fixtures/roots/trn2-native -o "$m" 2>/dev/null
+check "the installed policies check a manifest like the tree's" \
+    sh -c "'$d/opt/sp/bin/stackprint' check --policy '$d/opt/sp/share/stackprint/policies' '$m' >'$TMPDIR/a' 2>&1; echo \$? >>'$TMPDIR/a';
+           '$STACKPRINT' check --policy policies '$m' >'$TMPDIR/b' 2>&1; echo \$? >>'$TMPDIR/b'; cmp -s '$TMPDIR/a' '$TMPDIR/b'"
 for m in man/*.1 man/*.5; do
     s=${m##*.}
     page="$d/opt/sp/share/man/man$s/${m#man/}"
