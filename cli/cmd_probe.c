@@ -137,6 +137,9 @@ int cmd_probe(int argc, char **argv)
         return sp_usage_error("probe", "--sign needs -o FILE (the envelope is FILE.intoto.json)");
     if (platform && !image)
         return sp_usage_error("probe", "--platform needs --image");
+    if (ctx.python && ctx.python[0] != '/')
+        return sp_usage_error("probe", "--python '%s' is not an absolute path (a path "
+                              "inside the root, as the root's / sees it)", ctx.python);
     if (!ctx.image_digest && !rootdir && !image) {
         const char *env = getenv("STACKPRINT_IMAGE_DIGEST");
         if (env && *env)

@@ -417,17 +417,25 @@ static int has_landmark(struct root *r, const char *dir, const char *libdir, int
     return is_file(r, p);
 }
 
-/* The stdlib landmark search of getpath.py, climbing from START.  Fills
- * pi->base, pi->libdir, pi->stdlib and (when unknown) pi->minor.  Returns 0,
- * 1 when not found or ambiguous (warned). */
+/* The stdlib landmark search of getpath.py, limited to the interpreter's
+ * own prefix candidates: START (the folder of the resolved executable, or
+ * a venv's `home`) and the folder above it, so PREFIX/bin/python3.X finds
+ * PREFIX/lib/python3.X.  It never climbs further: a stdlib higher up
+ * belongs to another interpreter (/usr/bin/ls must not find /usr's).
+ * Fills pi->base, pi->libdir, pi->stdlib and (when unknown) pi->minor.
+ * Returns 0, 1 when not found (not warned: the caller knows why it
+ * looked), 2 when ambiguous (warned unless FLAGS has PY_QUIET). */
 static int find_stdlib(struct probe_ctx *ctx, int flags, struct py_interp *pi,
                        const char *start)
 {
     static const char *const libdirs[] = { "lib", "lib64" };
-    char d[SP_ROOT_PATH_MAX];
-    if (copy(d, sizeof d, start) != 0)
+    char cands[2][SP_ROOT_PATH_MAX];
+    if (copy(cands[0], sizeof cands[0], start) != 0)
         return 1;
-    for (int up = 0; up < PY_UPWARD_MAX; up++) {
+    dirname_of(cands[0], cands[1], sizeof cands[1]);
+    int ncands = strcmp(cands[0], cands[1]) == 0 ? 1 : 2;
+    for (int c = 0; c < ncands; c++) {
+        const char *d = cands[c];
         for (int l = 0; l < 2; l++) {
             int minor = pi->minor;
             if (minor < 0) {
@@ -451,7 +459,7 @@ static int find_stdlib(struct probe_ctx *ctx, int flags, struct py_interp *pi,
                 if (several) {
                     pwarn(ctx, flags, "python: %s: several lib/python3.X folders and no "
                           "version in the interpreter's name; environment not read", ld);
-                    return 1;
+                    return 2;
                 }
                 minor = found;
             }
@@ -464,15 +472,55 @@ static int find_stdlib(struct probe_ctx *ctx, int flags, struct py_interp *pi,
                 return 0;
             }
         }
-        if (strcmp(d, "/") == 0)
-            break;
-        char up_dir[SP_ROOT_PATH_MAX];
-        dirname_of(d, up_dir, sizeof up_dir);
-        copy(d, sizeof d, up_dir);
     }
-    pwarn(ctx, flags, "python: %s: no lib/python3.X/os.py found from %s upward; "
-          "environment not read", pi->exe, start);
     return 1;
+}
+
+/* Is there a Python 2 stdlib (lib/python2.X/os.py or os.pyc) in START or
+ * the folder above it (find_stdlib's candidates)? */
+static int has_py2_stdlib(struct probe_ctx *ctx, const char *start)
+{
+    char cands[2][SP_ROOT_PATH_MAX];
+    if (copy(cands[0], sizeof cands[0], start) != 0)
+        return 0;
+    dirname_of(cands[0], cands[1], sizeof cands[1]);
+    for (int c = 0; c < 2; c++)
+        for (int m = 0; m <= 7; m++) {
+            char p[SP_ROOT_PATH_MAX], rel[32];
+            snprintf(rel, sizeof rel, "lib/python2.%d/os.py", m);
+            if (join(p, sizeof p, cands[c], rel) == 0 && is_file(ctx->root, p))
+                return 1;
+            snprintf(rel, sizeof rel, "lib/python2.%d/os.pyc", m);
+            if (join(p, sizeof p, cands[c], rel) == 0 && is_file(ctx->root, p))
+                return 1;
+        }
+    return 0;
+}
+
+/* What the resolved executable's name says about its major version: 3 for
+ * "python3", "python3.X" with optional ABI letters (t, d, m, u:
+ * "python3.13t"); 2 for "python2", "python2.X"; 1 for "python" (either);
+ * 0 for anything else. */
+static int name_major(const char *name)
+{
+    if (strncmp(name, "python", 6) != 0)
+        return 0;
+    const char *s = name + 6;
+    if (*s == '\0')
+        return 1;
+    int major = *s == '3' ? 3 : *s == '2' ? 2 : 0;
+    if (major == 0)
+        return 0;
+    s++;
+    if (*s == '.') {
+        s++;
+        size_t d = strspn(s, "0123456789");
+        if (d == 0)
+            return 0;
+        s += d;
+    }
+    size_t abi = strspn(s, "tdmu");
+    return s[abi] == '\0' && abi <= 3 ? major : 0;
 }
 
 /* Does the stdlib's site.py know dist-packages (Debian's patch)? */
@@ -507,6 +555,9 @@ static int file_contains(struct root *r, const char *path, const char *needle, u
         return 0;
     return f.found;
 }
+
+static int scan_file_version(struct probe_ctx *ctx, const char *path, int minor,
+                             char *out, size_t outsz, char *evidence, size_t evsz);
 
 void py_interp_free(struct py_interp *pi)
 {
@@ -550,6 +601,16 @@ int py_interp_open(struct probe_ctx *ctx, const char *exe, const char *how,
     copy(pi->real, sizeof pi->real, real);
     free(real);
 
+    /* Is it a Python 3 interpreter at all?  Its resolved name says so
+     * (python3.X), or, for any other name, a 3.X.N version string in it. */
+    int major = name_major(basename_of(pi->real));
+    if (major == 2) {
+        pwarn(ctx, flags, "python: %s: a Python 2 interpreter (resolves to %s); Python 2 "
+              "is not supported; environment not read", pi->exe, pi->real);
+        pi->real[0] = '\0';
+        return 1;
+    }
+
     char home[SP_ROOT_PATH_MAX];
     int v = read_venv_cfg(ctx, flags, pi, home, sizeof home);
     if (v < 0)
@@ -564,16 +625,46 @@ int py_interp_open(struct probe_ctx *ctx, const char *exe, const char *how,
     else
         dirname_of(pi->real, start, sizeof start);
     normpath(start);
-    if (pi->venv && home[0] == '/') {
+    int sflags = major == 0 ? flags | PY_QUIET : flags;
+    int found = find_stdlib(ctx, pi->venv && home[0] == '/' ? PY_QUIET : sflags, pi, start);
+    if (found != 0 && pi->venv && home[0] == '/') {
         /* `home` names the base's bin folder; if it no longer holds the
-         * base, climb from the resolved binary instead */
-        if (find_stdlib(ctx, PY_QUIET, pi, start) != 0) {
-            dirname_of(pi->real, start, sizeof start);
-            if (find_stdlib(ctx, flags, pi, start) != 0)
-                return 1;
+         * base, look beside the resolved binary instead */
+        dirname_of(pi->real, start, sizeof start);
+        found = find_stdlib(ctx, sflags, pi, start);
+    }
+    if (found != 0) {
+        char up[SP_ROOT_PATH_MAX];
+        dirname_of(start, up, sizeof up);
+        if (major != 3 && has_py2_stdlib(ctx, start)) {
+            pwarn(ctx, flags, "python: %s: a Python 2 interpreter (resolves to %s; "
+                  "lib/python2.X beside it); Python 2 is not supported; environment not "
+                  "read", pi->exe, pi->real);
+            pi->real[0] = '\0';
+        } else if (major == 0) {
+            pwarn(ctx, flags, "python: %s: not a Python 3 interpreter (resolves to %s: not "
+                  "named python3*, and no lib/python3.X/os.py in %s or %s); environment "
+                  "not read", pi->exe, pi->real, start, up);
+            pi->real[0] = '\0';
+        } else if (found == 1) {
+            pwarn(ctx, flags, "python: %s: no lib/python3.X/os.py found in %s or %s; "
+                  "environment not read", pi->exe, start, up);
         }
-    } else if (find_stdlib(ctx, flags, pi, start) != 0) {
         return 1;
+    }
+    if (major == 0) {
+        char version[64], ev[SP_ROOT_PATH_MAX + 64];
+        int s = scan_file_version(ctx, pi->real, pi->minor, version, sizeof version,
+                                  ev, sizeof ev);
+        if (s <= 0) {
+            if (s < 0 && errno == ENOMEM)
+                return -1;
+            pwarn(ctx, flags, "python: %s: not a Python 3 interpreter (resolves to %s: not "
+                  "named python3*, and %s); environment not read", pi->exe, pi->real,
+                  s < 0 ? "unreadable" : "no Python 3 version string in it");
+            pi->real[0] = '\0';
+            return 1;
+        }
     }
     if (!pi->venv)
         copy(pi->prefix, sizeof pi->prefix, pi->base);

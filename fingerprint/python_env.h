@@ -8,8 +8,9 @@
  *     else the standard bin folders (stackprint-probe(1) "PYTHON");
  *   - sys.prefix and the stdlib: CPython's Modules/getpath.py (pyvenv.cfg
  *     next to the unresolved executable or one level up; the stdlib landmark
- *     lib/python3.X/os.py searched upward from the resolved executable, or
- *     from pyvenv.cfg's `home`);
+ *     lib/python3.X/os.py in the folder of the resolved executable or the
+ *     one above it, or in pyvenv.cfg's `home` or the one above it, never
+ *     higher: a stdlib further up belongs to another interpreter);
  *   - sys.path: Lib/site.py (venv(), addusersitepackages(),
  *     addsitepackages(), addsitedir() with .pth files), with Debian's
  *     patched getsitepackages() (dist-packages) when the stdlib's site.py
@@ -47,7 +48,7 @@
 #define PY_SMALL_FILE_MAX (64u * 1024)     /* pyvenv.cfg, shims, version files */
 #define PY_ENVS_MAX 64                     /* other environments recorded */
 #define PY_HOMES_MAX 64                    /* /home/<user> folders looked into */
-#define PY_UPWARD_MAX 16                   /* folders climbed looking for a landmark */
+#define PY_UPWARD_MAX 16                   /* folders climbed (.python-version: this + 16) */
 
 /* One interpreter and its sys.path.  Paths are absolute, inside the root. */
 struct py_interp {
@@ -84,8 +85,12 @@ int py_choose_workload(struct probe_ctx *ctx, int flags, struct py_interp *pi);
 
 /* py_interp_open: fill PI for the interpreter at EXE (a path inside the
  * root; HOW is copied into pi->how).  Resolves links, finds the prefix, the
- * stdlib, 3.X and sys.path.  Returns 0, 1 when EXE is not usable (missing,
- * symlink loop, no stdlib found: a warning unless PY_QUIET), -1 on ENOMEM.
+ * stdlib, 3.X and sys.path.  EXE must be a Python 3 interpreter: its
+ * resolved name python3* (or python), else a 3.X.N version string in the
+ * file.  Returns 0, 1 when EXE is not usable (a warning unless PY_QUIET):
+ * missing, symlink loop, no stdlib found (pi->real set: the path is known),
+ * or not a Python 3 interpreter / a Python 2 one (pi->real left empty: no
+ * fact may name it), -1 on ENOMEM.
  * PI owns its dirs; free with py_interp_free (also safe after a failure). */
 int py_interp_open(struct probe_ctx *ctx, const char *exe, const char *how,
                    int flags, struct py_interp *pi);

@@ -52,3 +52,22 @@ $ for r in tests/fixtures/roots/*/; do SOURCE_DATE_EPOCH=1 $STACKPRINT probe --r
 $ $STACKPRINT probe --python
 ? 2
 2>~ ^stackprint probe: option '--python' needs a value
+
+### a relative --python is a usage error: it names no place in the root
+$ $STACKPRINT probe --root tests/fixtures/roots/trn3 --python bin/python3
+? 2
+2>~ ^stackprint probe: --python 'bin/python3' is not an absolute path
+>! python
+
+### --python /bin/sh on the live host: not a Python 3 interpreter; a warning, no other Python's facts
+$ $STACKPRINT probe --python /bin/sh
+>~ python: /bin/sh: not a Python 3 interpreter
+>! ^  python\.(path|prefix|version):
+>! ^  pip\.
+>! ^  torch\.
+
+### a Python 2 interpreter on a copied tree: a warning, no pip.* facts
+$ mkdir -p $T/r/opt/py2/bin $T/r/opt/py2/lib/python2.7/site-packages/six-1.15.0.dist-info $T/r/usr/lib/python3.11 && printf 'Name: six\nVersion: 1.15.0\n\n' > $T/r/opt/py2/lib/python2.7/site-packages/six-1.15.0.dist-info/METADATA && touch $T/r/opt/py2/lib/python2.7/os.py $T/r/usr/lib/python3.11/os.py && printf '\177ELF\000%s\000' 2.7.18 > $T/r/opt/py2/bin/python2.7 && ln -s python2.7 $T/r/opt/py2/bin/python2 && $STACKPRINT probe --root $T/r --python /opt/py2/bin/python2
+>~ python: /opt/py2/bin/python2: a Python 2 interpreter .*Python 2 is not supported
+>! ^  pip\.
+>! ^  python\.path:

@@ -249,8 +249,8 @@ static void no_python(void **state)
     assert_fact(&fs, "python.path", "/usr/local/bin/python3");
     assert_no_fact(&fs, "python.version");
     assert_no_fact(&fs, "python.prefix");
-    assert_warning(&fs, "python: /usr/local/bin/python3: no lib/python3.X/os.py found from "
-                   "/usr/local/bin upward; environment not read");
+    assert_warning(&fs, "python: /usr/local/bin/python3: no lib/python3.X/os.py found in "
+                   "/usr/local/bin or /usr/local; environment not read");
     assert_fact(&fs, "python.env.opt_conda.path", "/opt/conda/bin/python3");
     assert_no_fact(&fs, "python.env.opt_conda.version");
     assert_fact(&fs, "python.env.system.version", "3.11.2");
@@ -879,6 +879,106 @@ static void more_bounds(void **state)
     free(t);
 }
 
+/* No key of FS starts with one of the workload's prefixes (python.path,
+ * python.prefix, python.version, pip.*, torch.*). */
+static void assert_no_workload_facts(const struct factset *fs)
+{
+    static const char *const prefixes[] = { "python.path", "python.prefix", "python.version",
+                                            "pip.", "torch." };
+    for (size_t i = 0; i < fs->count; i++)
+        for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++)
+            if (strncmp(fs->facts[i].key, prefixes[k], strlen(prefixes[k])) == 0)
+                fail_msg("fact %s = \"%s\", expected absent", fs->facts[i].key,
+                         fs->facts[i].value);
+}
+
+/* --python naming something that is not a Python 3 interpreter: the stdlib
+ * must be the interpreter's own (CPython's getpath.py finds the prefix from
+ * the executable's location), never another Python's found by climbing. */
+static void not_an_interpreter(void **state)
+{
+    char *t = fx_tmpdir("notpy");
+    fx_interp(t, "/usr", 11, "3.11.2", 1);
+    fx_dist(t, "/usr/lib/python3/dist-packages", "six-1.16.0.dist-info", "six", "1.16.0");
+    fx_dist(t, "/usr/lib/python3/dist-packages", "torch-1.13.1.dist-info", "torch", "1.13.1");
+    /* /bin/sh -> /usr/bin/dash and /usr/bin/ls: ELF files without a Python
+     * version string, beside /usr's stdlib */
+    fx_write(t, "/usr/bin/dash", "\x7f" "ELF\0dash 0.5.12\0", 17);
+    fx_link(t, "/bin/sh", "/usr/bin/dash");
+    fx_write(t, "/usr/bin/ls", "\x7f" "ELF\0GNU coreutils 9.1\0", 24);
+    static const char *const cases[][2] = {
+        { "/bin/sh", "python: /bin/sh: not a Python 3 interpreter (resolves to /usr/bin/dash" },
+        { "/usr/bin/ls", "python: /usr/bin/ls: not a Python 3 interpreter" },
+    };
+    for (size_t i = 0; i < 2; i++) {
+        struct factset fs;
+        factset_init(&fs);
+        fx_probe(t, cases[i][0], NULL, &fs);
+        assert_no_workload_facts(&fs);
+        assert_warning(&fs, cases[i][1]);
+        /* the system interpreter is still recorded as another environment */
+        assert_fact(&fs, "python.env.system.version", "3.11.2");
+        factset_free(&fs);
+    }
+
+    /* another name, but the file holds a 3.11.N version string: a Python 3
+     * interpreter (a renamed or embedded build) */
+    fx_write(t, "/usr/bin/custom-py", "\x7f" "ELF\0" "3.11.2\0", 12);
+    struct factset fs;
+    factset_init(&fs);
+    fx_probe(t, "/usr/bin/custom-py", NULL, &fs);
+    assert_fact(&fs, "python.path", "/usr/bin/custom-py");
+    assert_fact(&fs, "python.version", "3.11.2");
+    assert_fact(&fs, "pip.six", "1.16.0");
+    factset_free(&fs);
+
+    /* an interpreter whose own prefix has no stdlib: the one at / three
+     * folders up is not taken */
+    fx_write(t, "/lib/python3.11/os.py", "", 0);
+    fx_write(t, "/opt/tool/bin/python3.11", "\x7f" "ELF\0" "3.11.2\0", 12);
+    factset_init(&fs);
+    fx_probe(t, "/opt/tool/bin/python3.11", NULL, &fs);
+    assert_no_fact(&fs, "python.prefix");
+    assert_no_fact(&fs, "pip.six");
+    assert_warning(&fs, "python: /opt/tool/bin/python3.11: no lib/python3.X/os.py found in "
+                   "/opt/tool/bin or /opt/tool; environment not read");
+    factset_free(&fs);
+
+    /* Python 2, by its resolved name (pyenv's 2.7.18/bin/python2) or by
+     * its stdlib (a binary named python beside lib/python2.7) */
+    fx_write(t, "/opt/py2/bin/python2.7", "\x7f" "ELF\0" "2.7.18\0", 12);
+    fx_link(t, "/opt/py2/bin/python2", "python2.7");
+    fx_write(t, "/opt/py2/lib/python2.7/os.py", "", 0);
+    fx_dist(t, "/opt/py2/lib/python2.7/site-packages", "six-1.15.0.dist-info", "six", "1.15.0");
+    fx_write(t, "/opt/py2b/bin/python", "\x7f" "ELF\0" "2.7.18\0", 12);
+    fx_write(t, "/opt/py2b/lib/python2.7/os.pyc", "", 0);
+    static const char *const py2[][2] = {
+        { "/opt/py2/bin/python2", "python: /opt/py2/bin/python2: a Python 2 interpreter "
+          "(resolves to /opt/py2/bin/python2.7); Python 2 is not supported" },
+        { "/opt/py2b/bin/python", "python: /opt/py2b/bin/python: a Python 2 interpreter" },
+    };
+    for (size_t i = 0; i < 2; i++) {
+        factset_init(&fs);
+        fx_probe(t, py2[i][0], NULL, &fs);
+        assert_no_workload_facts(&fs);
+        assert_warning(&fs, py2[i][1]);
+        assert_warning(&fs, "Python 2 is not supported");
+        factset_free(&fs);
+    }
+
+    /* a venv whose python3 links to a non-Python: not one either, though
+     * its `home` holds a stdlib */
+    fx_write(t, "/srv/v/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.2\n", -1);
+    fx_link(t, "/srv/v/bin/python3", "/usr/bin/dash");
+    factset_init(&fs);
+    fx_probe(t, "/srv/v/bin/python3", NULL, &fs);
+    assert_no_workload_facts(&fs);
+    assert_warning(&fs, "python: /srv/v/bin/python3: not a Python 3 interpreter");
+    factset_free(&fs);
+    fx_rmrf(t);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -891,6 +991,7 @@ int main(void)
         cmocka_unit_test(container_bare),
         cmocka_unit_test(deterministic),
         cmocka_unit_test(no_python),
+        cmocka_unit_test(not_an_interpreter),
         cmocka_unit_test(live_choice),
         cmocka_unit_test(sys_path_order),
         cmocka_unit_test(version_scan),
