@@ -47,6 +47,8 @@ void catalog_free(struct catalog *c)
 static int bad(const struct sp_node *n, const char *name, struct sp_error *e,
                const char *what)
 {
+    if (n->line == 0)           /* JSON nodes carry no position */
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", name, what);
     return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s", name, n->line, n->column, what);
 }
 
@@ -71,7 +73,7 @@ static int scalar(const struct sp_node *map, const char *key, char **out,
     if (n == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: missing key '%s'", name,
                        map->line, map->column, key);
-    if (n->kind != SP_NODE_SCALAR || n->value[0] == '\0')
+    if (n->kind != SP_NODE_SCALAR || n->json_literal || n->value[0] == '\0')
         return bad(n, name, e, "expected a non-empty string");
     *out = strdup(n->value);
     return *out ? 0 : sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
@@ -93,7 +95,7 @@ static int string_list(const struct sp_node *map, const char *key, char ***out,
     if (v == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
     for (size_t i = 0; i < n->count; i++) {
-        if (n->items[i]->kind != SP_NODE_SCALAR) {
+        if (n->items[i]->kind != SP_NODE_SCALAR || n->items[i]->json_literal) {
             free_strings(v, i);
             return bad(n->items[i], name, e, "expected a string");
         }

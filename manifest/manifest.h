@@ -49,8 +49,13 @@ int manifest_render(const struct manifest *m, enum manifest_format format,
 /* manifest_parse: read a manifest from BUF (LEN bytes) in either format: a
  * document whose first non-blank byte is '{' is JSON, anything else YAML.
  * NAME is the file name used in error messages.  Strict: the schema must be
- * SP_MANIFEST_SCHEMA, facts must map strings to strings, unknown top-level
- * keys are errors.  Returns 0, or -1 with E set to SP_EXIT_INPUT and a
+ * SP_MANIFEST_SCHEMA, facts must map strings to strings (a JSON number,
+ * true, false or null is refused wherever a string is required: "NAME:
+ * fact value must be a string: KEY"), unknown top-level keys are errors;
+ * created must be RFC 3339 UTC "YYYY-MM-DDTHH:MM:SSZ", stack_id must be
+ * "sha256:" and 64 lowercase hex digits and equal factset_stack_id() of
+ * the facts read, else "NAME: stack_id does not match the facts (edited
+ * after probing?)".  Returns 0, or -1 with E set to SP_EXIT_INPUT and a
  * message "NAME:LINE:COLUMN: what" where the parser gives a position. */
 int manifest_parse(const char *buf, size_t len, const char *name,
                    struct manifest *m, struct sp_error *e);

@@ -74,11 +74,44 @@ static int string_field(const struct sp_node *doc, const char *key, char **out,
     const struct sp_node *n = sp_node_get(doc, key, NULL);
     if (n == NULL)
         return where(doc, name, e, "missing key", key);
-    if (n->kind != SP_NODE_SCALAR)
+    if (n->kind != SP_NODE_SCALAR || n->json_literal)
         return where(n, name, e, "expected a string for", key);
     if (out && (*out = strdup(n->value)) == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
     return 0;
+}
+
+/* 1 when S is "sha256:" and 64 lowercase hex digits. */
+static int stack_id_shape(const char *s)
+{
+    if (strncmp(s, "sha256:", 7) != 0)
+        return 0;
+    s += 7;
+    size_t n = strspn(s, "0123456789abcdef");
+    return n == 64 && s[n] == '\0';
+}
+
+/* 1 when S is "YYYY-MM-DDTHH:MM:SSZ" (RFC 3339 section 5.6, UTC, no
+ * fraction) naming a real time: month 1-12, the day within the month (leap
+ * years by the Gregorian rule), hour 0-23, minute 0-59, second 0-60 (a
+ * leap second, as RFC 3339 allows). */
+static int rfc3339_utc(const char *s)
+{
+    static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+    for (size_t i = 0; i < sizeof shape - 1; i++)
+        if (shape[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != shape[i])
+            return 0;
+    if (s[sizeof shape - 1] != '\0')
+        return 0;
+    int y = atoi(s), mo = atoi(s + 5), d = atoi(s + 8);
+    int h = atoi(s + 11), mi = atoi(s + 14), sec = atoi(s + 17);
+    static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    if (mo < 1 || mo > 12 || d < 1)
+        return 0;
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (d > days[mo - 1] + (mo == 2 && leap))
+        return 0;
+    return h <= 23 && mi <= 59 && sec <= 60;
 }
 
 int manifest_parse(const char *buf, size_t len, const char *name,
@@ -122,7 +155,16 @@ int manifest_parse(const char *buf, size_t len, const char *name,
         string_field(doc, "subject", &m->subject, name, e) != 0 ||
         string_field(doc, "stack_id", &stack_id, name, e) != 0)
         goto out;
-    snprintf(m->stack_id, sizeof m->stack_id, "%s", stack_id);
+    if (!stack_id_shape(stack_id)) {
+        where(sp_node_get(doc, "stack_id", NULL), name, e,
+              "stack_id is not \"sha256:\" and 64 lowercase hex digits", NULL);
+        goto out;
+    }
+    if (!rfc3339_utc(m->created)) {
+        where(sp_node_get(doc, "created", NULL), name, e,
+              "created is not an RFC 3339 UTC time YYYY-MM-DDTHH:MM:SSZ", NULL);
+        goto out;
+    }
 
     const struct sp_node *facts = sp_node_get(doc, "facts", NULL);
     if (facts == NULL || facts->kind != SP_NODE_MAP) {
@@ -131,7 +173,7 @@ int manifest_parse(const char *buf, size_t len, const char *name,
     }
     for (size_t i = 0; i < facts->count; i++) {
         const struct sp_node *v = facts->items[i];
-        if (v->kind != SP_NODE_SCALAR) {
+        if (v->kind != SP_NODE_SCALAR || v->json_literal) {
             where(v, name, e, "fact value must be a string:", facts->keys[i]);
             goto out;
         }
@@ -141,7 +183,6 @@ int manifest_parse(const char *buf, size_t len, const char *name,
             goto out;
         }
     }
-    factset_sort(&m->facts);
     const struct sp_node *ev = sp_node_get(doc, "evidence", NULL);
     if (ev != NULL) {
         if (ev->kind != SP_NODE_MAP) {
@@ -150,7 +191,11 @@ int manifest_parse(const char *buf, size_t len, const char *name,
         }
         for (size_t i = 0; i < ev->count; i++) {
             const char *val = factset_get(&m->facts, ev->keys[i]);
-            if (ev->items[i]->kind != SP_NODE_SCALAR || val == NULL) {
+            if (ev->items[i]->kind != SP_NODE_SCALAR || ev->items[i]->json_literal) {
+                where(ev->items[i], name, e, "evidence must be a string:", ev->keys[i]);
+                goto out;
+            }
+            if (val == NULL) {
                 where(ev->items[i], name, e, "evidence for no fact:", ev->keys[i]);
                 goto out;
             }
@@ -171,12 +216,22 @@ int manifest_parse(const char *buf, size_t len, const char *name,
             goto out;
         }
         for (size_t i = 0; i < w->count; i++) {
-            if (w->items[i]->kind != SP_NODE_SCALAR) {
+            if (w->items[i]->kind != SP_NODE_SCALAR || w->items[i]->json_literal) {
                 where(w->items[i], name, e, "a warning must be a string", NULL);
                 goto out;
             }
             factset_warn(&m->facts, "%s", w->items[i]->value);
         }
+    }
+    /* last, so that a malformed document gets its own message first */
+    if (factset_stack_id(&m->facts, m->stack_id) != 0) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: sha256 failed", name);
+        goto out;
+    }
+    if (strcmp(m->stack_id, stack_id) != 0) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: stack_id does not match the facts (edited after probing?)",
+                name);
+        goto out;
     }
     r = 0;
 out:

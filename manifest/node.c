@@ -378,6 +378,7 @@ static struct sp_node *from_json(json_t *j, int depth, const char *name,
             goto nomem;
         }
         n->value = text;
+        n->json_literal = 1;
         return n;
     }
     }

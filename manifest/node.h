@@ -28,6 +28,10 @@ struct sp_node {
     size_t line, column;       /* where the node starts, 1-based */
     char *value;               /* SCALAR: the text (UTF-8), else NULL */
     int quoted;                /* SCALAR: 1 if written quoted in YAML or a JSON string */
+    int json_literal;          /* SCALAR: 1 if a JSON number, true, false or null:
+                                * VALUE is then jansson's rendering of it (a
+                                * double may not round-trip), never a string;
+                                * readers that need a string refuse it */
     size_t count;              /* MAP: pairs; SEQ: items */
     char **keys;               /* MAP: keys, in document order */
     size_t *key_lines, *key_columns;

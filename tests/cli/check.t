@@ -162,6 +162,7 @@ $ NO_COLOR=1 script -qec "$STACKPRINT check -p tests/fixtures/policies tests/fix
 
 ### control characters in facts never reach the terminal
 $ sed 's/"trn1"/"trn1\\u001b]0;pwned\\u0007"/' tests/fixtures/manifests/trn1-native.json > $T/esc.json
+$ tests/restamp $T/esc.json
 $ stackprint check -p tests/fixtures/policies/neuron-native-backend.yaml $T/esc.json
 ? 1
 >~ trn1\\x1b\]0;pwned\\x07 +one of trn2, trn3 +violated

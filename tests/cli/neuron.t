@@ -121,6 +121,7 @@ $ stackprint check --policy policies/ tests/fixtures/manifests/neuron-driver-old
 
 ### a manifest's own neuron.sdk.* facts are not taken when the catalog derives them
 $ sed 's/^facts:$/facts:\n  neuron.sdk.release: "2.99.0"\n  neuron.sdk.odd: "nothing"/' tests/fixtures/manifests/neuron-mixed-libneuronxla.yaml > $T/forged.yaml
+$ tests/restamp $T/forged.yaml
 $ stackprint check --policy policies/ $T/forged.yaml
 ? 1
 >~ ^neuron-one-release +one-release +neuron.sdk.odd +pip.libneuronxla +not present +violated$
@@ -132,6 +133,7 @@ $ stackprint check --policy policies/ --policy policies/neuron/catalog.yaml test
 
 ### legacy packages alone (no aws-neuronx package) are not "next to x packages"
 $ printf 'schema: stackprint/manifest/v1\ntool: t\ncreated: "2026-11-29T10:00:00Z"\nsubject: s\nstack_id: "sha256:0000000000000000000000000000000000000000000000000000000000000000"\nfacts:\n  deb.aws-neuron-tools: "2.1.4.0"\n  neuron.driver.version: "2.3.26.0"\n' > $T/legacy-only.yaml
+$ tests/restamp $T/legacy-only.yaml
 $ stackprint check --policy policies/ $T/legacy-only.yaml
 >~ ^neuron-legacy-packages +no-legacy-deb +deb.aws-neuron-tools +2.1.4.0 +not present +not applicable$
 

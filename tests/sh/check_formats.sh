@@ -13,6 +13,7 @@ py=/usr/bin/python3
 
 # a manifest whose facts carry what each format must escape
 sed -e 's/"trn1"/"trn1 <\&>\\u0027\\"%\\n::error::x,y:z\\u001b"/' $M/trn1-native.json > "$TMPDIR/esc.json"
+tests/restamp "$TMPDIR/esc.json"     # its stack_id must match the edited facts
 
 for m in $M/trn2-xla.yaml $M/trn1-native.json $M/ngc-torch.yaml $M/bad-versions.yaml "$TMPDIR/esc.json"; do
     n=$(basename "$m")
@@ -91,6 +92,7 @@ else not_ok "github: one annotation per bad result" "$(cat "$TMPDIR/gh.txt")"; f
 printf 'a:b,c%%d' > /dev/null
 cp $M/trn2-xla.yaml "$TMPDIR/odd:name,x.yaml"
 sed 's/"trn2"/"trn9"/' "$TMPDIR/odd:name,x.yaml" > "$TMPDIR/odd:name,y.yaml"
+tests/restamp "$TMPDIR/odd:name,y.yaml"
 $STACKPRINT check -p $P -f github "$TMPDIR/odd:name,y.yaml" > "$TMPDIR/gh2.txt"
 if grep -q '^::error file=[^,:]*odd%3Aname%2Cy.yaml,title=example-neuron-pytorch-xla/require::host.instance_family violated' "$TMPDIR/gh2.txt"
 then ok "github: file property escaped"

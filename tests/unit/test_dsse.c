@@ -243,11 +243,19 @@ static void statement_image_subject(void **state)
                         "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881");
     json_decref(j);
     free(s);
-    /* a malformed config digest is refused */
-    char *bad = strdup(man);
-    char *p = strstr(bad, "sha256:2d71");
-    p[7] = 'X';
-    assert_int_equal(sp_statement_build(bad, len, "image.yaml", &s, &sl, &e), -1);
+    /* a malformed config digest is refused (the manifest rebuilt around
+     * it, so its stack_id still matches its facts) */
+    struct manifest m;
+    char *bad = NULL;
+    size_t blen = 0;
+    assert_int_equal(manifest_parse(man, len, "image.yaml", &m, &e), 0);
+    assert_int_equal(factset_set(&m.facts, "image.config_digest",
+                                 "sha256:2d7X1642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881",
+                                 NULL), 0);
+    assert_int_equal(manifest_finish(&m), 0);
+    assert_int_equal(manifest_render(&m, MANIFEST_YAML, &bad, &blen, &e), 0);
+    manifest_free(&m);
+    assert_int_equal(sp_statement_build(bad, blen, "image.yaml", &s, &sl, &e), -1);
     assert_non_null(strstr(e.msg, "image.config_digest"));
     free(bad);
     free(man);
@@ -461,6 +469,15 @@ static void clear_messages(void **state)
         { "{\"payloadType\":\"a\",\"payloadType\":\"b\"}", "envelope check failed" },
         { "{\"payloadType\":\"application/vnd.in-toto+json\",\"payload\":\"e30=\",\"signatures\":[{\"keyid\":7,\"sig\":\"AA==\"}]}",
           "keyid is not a string" },
+        /* DSSE fields are JSON strings: a number, true or null is not read as text */
+        { "{\"payloadType\":1,\"payload\":\"e30=\",\"signatures\":[{\"sig\":\"AA==\"}]}",
+          "envelope check failed: no payloadType string" },
+        { "{\"payloadType\":\"application/vnd.in-toto+json\",\"payload\":null,\"signatures\":[{\"sig\":\"AA==\"}]}",
+          "envelope check failed: no payload string" },
+        { "{\"payloadType\":\"application/vnd.in-toto+json\",\"payload\":\"e30=\",\"signatures\":[{\"sig\":true}]}",
+          "envelope check failed: signatures[0] has no sig string" },
+        { "{\"payloadType\":\"application/vnd.in-toto+json\",\"payload\":\"e30=\",\"signatures\":[{\"keyid\":null,\"sig\":\"AA==\"}]}",
+          "keyid is not a string" },
     };
     for (size_t i = 0; i < sizeof raw / sizeof *raw; i++) {
         assert_int_equal(verify_rc(raw[i].env, strlen(raw[i].env), man, len, pub, msg),
@@ -491,6 +508,12 @@ static void clear_messages(void **state)
         { "{\"_type\":\"https://in-toto.io/Statement/v1\",\"subject\":[{\"name\":\"m\",\"digest\":{\"sha256\":\"%s\"}}],"
           "\"predicateType\":\"https://stackprint.dev/manifest/v1\",\"predicate\":[]}",
           "statement check failed: predicate is not a JSON object" },
+        { "{\"_type\":\"https://in-toto.io/Statement/v1\",\"subject\":[{\"name\":7,\"digest\":{\"sha256\":\"%s\"}}],"
+          "\"predicateType\":\"https://stackprint.dev/manifest/v1\",\"predicate\":{}}",
+          "statement check failed: subject[0] has no name string" },
+        { "{\"_type\":true,\"subject\":[{\"name\":\"m\",\"digest\":{\"sha256\":\"%s\"}}],"
+          "\"predicateType\":\"https://stackprint.dev/manifest/v1\",\"predicate\":{}}",
+          "statement check failed: no _type string" },
         /* the statement is right: only the subject check decides */
         { "{\"_type\":\"https://in-toto.io/Statement/v1\",\"subject\":[{\"name\":\"other\",\"digest\":{\"sha256\":\"%s\"}}],"
           "\"predicateType\":\"https://stackprint.dev/manifest/v1\",\"predicate\":{}}", "" },

@@ -76,7 +76,9 @@ static void expect_error(const char *doc, const char *msg)
         fail_msg("got \"%s\", expected \"%s\"", e.msg, msg);
 }
 
-#define HEAD "schema: stackprint/manifest/v1\ntool: t\ncreated: c\nsubject: s\nstack_id: x\n"
+#define ZERO64 "0000000000000000000000000000000000000000000000000000000000000000"
+#define HEAD "schema: stackprint/manifest/v1\ntool: t\ncreated: \"2026-11-29T08:00:00Z\"\n" \
+             "subject: s\nstack_id: \"sha256:" ZERO64 "\"\n"
 
 static void strict_errors(void **state)
 {
@@ -91,6 +93,92 @@ static void strict_errors(void **state)
     expect_error("", "f.yaml:1:1: empty document");
     expect_error("{\"schema\": 1,}", "f.yaml:1:14: string or '}' expected near '}'");
     expect_error("a: [\n", "f.yaml:2:1: did not find expected node content");
+}
+
+#define EMPTY_ID "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+#define JHEAD(created) "{\"schema\": \"stackprint/manifest/v1\", \"tool\": \"t\", " \
+    "\"created\": " created ", \"subject\": \"s\", \"stack_id\": \"sha256:" ZERO64 "\", "
+
+/* JSON numbers, true, false and null are never read as text: jansson would
+ * give 2.3 as "2.2999999999999998" */
+static void json_scalars_refused(void **state)
+{
+    expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {\"pip.torch\": 2.3}}",
+                 "f.yaml: fact value must be a string: pip.torch");
+    expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {\"a\": 7}}",
+                 "f.yaml: fact value must be a string: a");
+    expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {\"a\": true}}",
+                 "f.yaml: fact value must be a string: a");
+    expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {\"a\": false}}",
+                 "f.yaml: fact value must be a string: a");
+    expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {\"a\": null}}",
+                 "f.yaml: fact value must be a string: a");
+    expect_error(JHEAD("5") "\"facts\": {}}", "f.yaml: expected a string for created");
+    expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {\"a\": \"1\"}, "
+                 "\"evidence\": {\"a\": 1}}", "f.yaml: evidence must be a string: a");
+    expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {}, \"warnings\": [null]}",
+                 "f.yaml: a warning must be a string");
+    /* a YAML plain scalar is text as written: 2.3 stays "2.3" (the stack id
+     * is `printf 'pip.torch=2.3\n' | sha256sum`) */
+    static const char plain[] = "schema: stackprint/manifest/v1\ntool: t\n"
+        "created: \"2026-11-29T08:00:00Z\"\nsubject: s\nstack_id: \"sha256:"
+        "ca4830b5678c0ef9f84bdd115cf3be6e32f0989dcc9b64a99071a8c627650135\"\n"
+        "facts:\n  pip.torch: 2.3\n";
+    struct manifest m;
+    struct sp_error e = { 0 };
+    if (manifest_parse(plain, strlen(plain), "f.yaml", &m, &e) != 0)
+        fail_msg("%s", e.msg);
+    assert_string_equal(factset_get(&m.facts, "pip.torch"), "2.3");
+    manifest_free(&m);
+}
+
+static void accepts(const char *doc)
+{
+    struct manifest m;
+    struct sp_error e = { 0 };
+    if (manifest_parse(doc, strlen(doc), "f.yaml", &m, &e) != 0)
+        fail_msg("refused: %s\n%s", e.msg, doc);
+    manifest_free(&m);
+}
+
+#define HDR(created, id) "schema: stackprint/manifest/v1\ntool: t\ncreated: \"" created \
+    "\"\nsubject: s\nstack_id: \"" id "\"\n"
+
+/* stack_id: "sha256:" + 64 lowercase hex equal to the facts' stack id (the
+ * sha256 of the empty string, e3b0..., for no facts or volatile ones only);
+ * created: RFC 3339 UTC YYYY-MM-DDTHH:MM:SSZ naming a real time */
+static void header_checks(void **state)
+{
+    accepts(HDR("2026-11-29T08:00:00Z", "sha256:" EMPTY_ID) "facts: {}\n");
+    accepts(HDR("2026-11-29T08:00:00Z", "sha256:" EMPTY_ID) "facts: {host.hostname: \"n\"}\n");
+    accepts(HDR("2028-02-29T23:59:60Z", "sha256:" EMPTY_ID) "facts: {}\n");
+    accepts(HDR("2000-02-29T00:00:00Z", "sha256:" EMPTY_ID) "facts: {}\n");
+    expect_error(HDR("2026-11-29T08:00:00Z", "sha256:" ZERO64) "facts: {a: \"1\"}\n",
+                 "f.yaml: stack_id does not match the facts (edited after probing?)");
+    expect_error(HDR("2026-11-29T08:00:00Z", "sha256:" EMPTY_ID) "facts: {a: \"1\"}\n",
+                 "f.yaml: stack_id does not match the facts (edited after probing?)");
+    static const char *const bad_ids[] = {
+        "md5:zz", "sha256:", "sha256:E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855",
+        "sha256:" EMPTY_ID "0", "sha512:" EMPTY_ID, " sha256:" EMPTY_ID,
+    };
+    for (size_t i = 0; i < sizeof bad_ids / sizeof *bad_ids; i++) {
+        char doc[512];
+        snprintf(doc, sizeof doc, HDR("2026-11-29T08:00:00Z", "%s") "facts: {}\n", bad_ids[i]);
+        expect_error(doc, "f.yaml:5:11: stack_id is not \"sha256:\" and 64 lowercase hex digits");
+    }
+    static const char *const bad_times[] = {
+        "yesterday", "2026-11-29", "2026-11-29T08:00:00", "2026-11-29T08:00:00+00:00",
+        "2026-11-29T08:00:00.5Z", "2026-11-29 08:00:00Z", "2026-11-29t08:00:00z",
+        "2026-13-01T00:00:00Z", "2026-00-01T00:00:00Z", "2026-02-29T00:00:00Z",
+        "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-00T00:00:00Z",
+        "2026-11-29T24:00:00Z", "2026-11-29T08:60:00Z", "2026-11-29T08:00:61Z",
+        "10000-01-01T00:00:00Z", "2026-11-29T08:00:00Z ",
+    };
+    for (size_t i = 0; i < sizeof bad_times / sizeof *bad_times; i++) {
+        char doc[512];
+        snprintf(doc, sizeof doc, HDR("%s", "sha256:" EMPTY_ID) "facts: {}\n", bad_times[i]);
+        expect_error(doc, "f.yaml:3:10: created is not an RFC 3339 UTC time YYYY-MM-DDTHH:MM:SSZ");
+    }
 }
 
 static void depth_bound(void **state)
@@ -135,6 +223,8 @@ int main(void)
         cmocka_unit_test(json_round_trip),
         cmocka_unit_test(yaml_quotes_every_value),
         cmocka_unit_test(strict_errors),
+        cmocka_unit_test(json_scalars_refused),
+        cmocka_unit_test(header_checks),
         cmocka_unit_test(depth_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

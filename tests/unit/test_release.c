@@ -208,6 +208,12 @@ static void catalog_errors(void **state)
           "c:5:5: unknown key 'bogus'" },
         { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    packages:\n      - {name: a}\n",
           "c:6:9: missing key 'version'" },
+        /* a JSON catalog: numbers and null are not strings (2.16 would be
+         * read as jansson's "2.1600000000000001") */
+        { "{\"catalog\": \"x\", \"source\": \"s\", \"releases\": [{\"release\": 2.16}]}",
+          "c: expected a non-empty string" },
+        { "{\"catalog\": \"x\", \"source\": null, \"releases\": []}",
+          "c: expected a non-empty string" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct sp_error e = { 0 };
