@@ -78,6 +78,16 @@ int cmd_check(int argc, char **argv)
                                                       : "one manifest only");
     }
     const char *path = argv[optind];
+    /* the report must not replace an input: the manifest or a policy */
+    for (size_t i = 0; i <= npolicies; i++) {
+        const char *in = i < npolicies ? policies[i] : path;
+        if (sp_same_file(out, in)) {
+            rc = sp_usage_error("check", "output '%s' is the %s '%s'; it would be overwritten",
+                                out, i < npolicies ? "policy" : "manifest", in);
+            free(policies);
+            return rc;
+        }
+    }
 
     struct sp_policy_set ps;
     struct manifest m;

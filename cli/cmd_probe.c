@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,21 +18,30 @@
 extern char **environ;
 
 static const char probe_usage[] =
-    "usage: stackprint probe [--root DIR | --image PATH[:TAG] [--platform OS/ARCH]] [--python PATH]\n"
-    "                        [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
+    "usage: stackprint probe [--root DIR | --image PATH[:TAG] [--platform OS/ARCH[/VARIANT]]]\n"
+    "                        [--python PATH]"
+    " [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
     "                        [--format yaml|json] [-o FILE [--sign KEY]]\n";
 
+/* The last second RFC 3339's four-digit year can write,
+ * 9999-12-31T23:59:59Z, as seconds since the epoch. */
+#define SP_EPOCH_MAX 253402300799LL
+
 /* RFC 3339 UTC time of now, or of SOURCE_DATE_EPOCH when set (reproducible
- * builds' convention), into OUT. */
+ * builds' convention: ASCII decimal digits only, no sign or blanks), into
+ * OUT.  -1 when SOURCE_DATE_EPOCH is not digits or is past SP_EPOCH_MAX. */
 static int created_time(char *out, size_t outsz)
 {
     time_t t = time(NULL);
     const char *sde = getenv("SOURCE_DATE_EPOCH");
     if (sde && *sde) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(sde, &end, 10);
-        if (errno || *end || v < 0)
+        long long v = 0;
+        for (const char *p = sde; *p; p++) {
+            if (*p < '0' || *p > '9' || v > SP_EPOCH_MAX)
+                return -1;
+            v = v * 10 + (*p - '0');
+        }
+        if (v > SP_EPOCH_MAX)
             return -1;
         t = (time_t)v;
     }
@@ -137,6 +147,30 @@ int cmd_probe(int argc, char **argv)
         return sp_usage_error("probe", "--sign needs -o FILE (the envelope is FILE.intoto.json)");
     if (platform && !image)
         return sp_usage_error("probe", "--platform needs --image");
+    if (ctx.imds_endpoint && !ctx.imds)
+        return sp_usage_error("probe", "--imds-endpoint needs --imds");
+    if (sign_key) {
+        /* -o and its envelope FILE.intoto.json are plain files next to each
+         * other: a device or a FIFO has no such sibling */
+        struct stat st;
+        if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+            return sp_usage_error("probe", "with --sign, -o '%s' must be a regular file "
+                                  "(its envelope is written next to it)", out);
+    }
+    /* no output may replace an input: the signing key or the image */
+    for (int i = 0; i < 2; i++) {
+        const char *in = i == 0 ? sign_key : image;
+        if (sp_same_file(out, in))
+            return sp_usage_error("probe", "output '%s' is the %s; it would be overwritten",
+                                  out, i == 0 ? "signing key" : "image");
+        if (sign_key && out && strlen(out) < 4096) {
+            char envpath[4096 + sizeof ".intoto.json"];
+            snprintf(envpath, sizeof envpath, "%s.intoto.json", out);
+            if (sp_same_file(envpath, in))
+                return sp_usage_error("probe", "envelope '%s' is the %s; it would be overwritten",
+                                      envpath, i == 0 ? "signing key" : "image");
+        }
+    }
     if (ctx.python && ctx.python[0] != '/')
         return sp_usage_error("probe", "--python '%s' is not an absolute path (a path "
                               "inside the root, as the root's / sees it)", ctx.python);
@@ -180,7 +214,9 @@ int cmd_probe(int argc, char **argv)
     char *buf = NULL;
     size_t len = 0;
     if (created_time(created, sizeof created) != 0) {
-        rc = sp_usage_error("probe", "SOURCE_DATE_EPOCH is not a number of seconds");
+        rc = sp_usage_error("probe", "SOURCE_DATE_EPOCH '%s' is not a number of seconds "
+                            "from 0 to %lld (9999-12-31T23:59:59Z)", getenv("SOURCE_DATE_EPOCH"),
+                            SP_EPOCH_MAX);
         goto out;
     }
     m.tool = strdup("stackprint " SP_VERSION);

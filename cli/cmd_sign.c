@@ -11,8 +11,9 @@
 #include "manifest/manifest.h"
 
 static const char sign_usage[] =
-    "usage: stackprint sign --key KEY [-o ENVELOPE] MANIFEST\n"
-    "  writes MANIFEST.intoto.json unless -o; KEY is a PEM file or a store URI\n";
+    "usage: stackprint sign -k|--key KEY [-o|--output ENVELOPE] MANIFEST\n"
+    "  writes MANIFEST.intoto.json unless -o; KEY is a PEM file or a store URI;\n"
+    "  ENVELOPE may not be KEY or MANIFEST\n";
 
 #define ENVELOPE_SUFFIX ".intoto.json"
 #define PATH_MAX_BYTES 4000     /* bytes in MANIFEST when the envelope name is made from it */
@@ -55,6 +56,11 @@ int cmd_sign(int argc, char **argv)
         snprintf(envpath, sizeof envpath, "%s" ENVELOPE_SUFFIX, path);
         out = envpath;
     }
+    /* the envelope must not replace an input: the key or the manifest */
+    if (sp_same_file(out, keyarg))
+        return sp_usage_error("sign", "output '%s' is the key file; it would be overwritten", out);
+    if (sp_same_file(out, path))
+        return sp_usage_error("sign", "output '%s' is the manifest; it would be overwritten", out);
     const char *slash = strrchr(path, '/');
     const char *name = from_stdin ? "stdin" : slash ? slash + 1 : path;
 

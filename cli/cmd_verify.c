@@ -12,7 +12,7 @@
 #include "manifest/manifest.h"
 
 static const char verify_usage[] =
-    "usage: stackprint verify --pub PUB [--envelope FILE] MANIFEST\n"
+    "usage: stackprint verify -p|--pub PUB [-e|--envelope FILE] MANIFEST\n"
     "  the envelope defaults to MANIFEST.intoto.json\n";
 
 #define ENVELOPE_SUFFIX ".intoto.json"

@@ -33,6 +33,13 @@ int sp_usage_error(const char *cmd, const char *fmt, ...)
  * in place, never replaced; a directory is an error. */
 int sp_write_output(const char *path, const char *buf, size_t len, struct sp_error *e);
 
+/* sp_same_file: 1 when paths A and B name the same file, so that writing
+ * one would overwrite the other: both exist and have the same st_dev and
+ * st_ino (stat(2), symbolic links followed), or neither exists and the
+ * paths are equal as text.  0 otherwise, and when either is NULL or "-"
+ * (standard input or output is never a named input). */
+int sp_same_file(const char *a, const char *b);
+
 /* sp_write_exclusive: create PATH with MODE, failing if it exists (O_EXCL),
  * write, fsync.  For keys.  Returns 0 or -1 with E set. */
 int sp_write_exclusive(const char *path, const char *buf, size_t len,

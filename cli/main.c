@@ -32,6 +32,22 @@ static void usage(FILE *fp)
                 "man stackprint(1) has the rest.\n");
 }
 
+/* Flush and check stdout after a command returned RC.  A command that
+ * failed has already said why (its own write of stdout included), so only
+ * a command that returned 0 gets the one line "stdout: <strerror>" here
+ * and exit 4. */
+static int finish_stdout(int rc)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (rc != SP_EXIT_OK)
+            return rc;
+        fprintf(stderr, "stackprint: stdout: %s\n", strerror(errno ? errno : EIO));
+        return SP_EXIT_INPUT;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -40,22 +56,17 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("stackprint %s\n", SP_VERSION);
-        return fflush(stdout) == 0 ? SP_EXIT_OK : SP_EXIT_INPUT;
+        return finish_stdout(SP_EXIT_OK);
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return SP_EXIT_OK;
+        return finish_stdout(SP_EXIT_OK);
     }
     for (const struct command *c = commands; c->name; c++) {
         if (strcmp(argv[1], c->name) != 0)
             continue;
-        int rc = c->run(argc - 1, argv + 1);
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "stackprint: stdout: %s\n", strerror(errno ? errno : EIO));
-            return rc ? rc : SP_EXIT_INPUT;
-        }
-        return rc;
+        return finish_stdout(c->run(argc - 1, argv + 1));
     }
     fprintf(stderr, "stackprint: '%s' is not a command (see 'stackprint --help')\n", argv[1]);
     return SP_EXIT_USAGE;

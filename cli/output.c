@@ -97,6 +97,17 @@ int sp_write_output(const char *path, const char *buf, size_t len, struct sp_err
     return 0;
 }
 
+int sp_same_file(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return 0;
+    struct stat sa, sb;
+    int ha = stat(a, &sa) == 0, hb = stat(b, &sb) == 0;
+    if (ha && hb)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return !ha && !hb && strcmp(a, b) == 0;
+}
+
 int sp_write_exclusive(const char *path, const char *buf, size_t len,
                        unsigned mode, struct sp_error *e)
 {
