@@ -1,11 +1,15 @@
 /* fingerprint/probe_env.c: env.<NAME> for the allow-listed environment
  * variables of DESIGN.md (PJRT_DEVICE, NEURON_*, TORCH_NEURONX_*, XLA_*,
  * TORCH_DEVICE_BACKEND_AUTOLOAD, VIRTUAL_ENV, CONDA_PREFIX,
- * CUDA_VISIBLE_DEVICES), on the live host only.  A name containing KEY,
- * TOKEN, SECRET, PASSWORD or CREDENTIAL (any case) is never recorded, not
- * even its presence, allow-listed or not.  An empty value is not a fact (a
- * missing fact is absent, never empty): a warning says it was set but empty.
- * Must not: read the environment of a copied tree or an image (it has none). */
+ * CUDA_VISIBLE_DEVICES), on the live host only.  An allow-listed name
+ * containing one of secret_words (KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL,
+ * PASSWD, PASS, AUTH, PRIVATE, COOKIE, SESSION, CERT; any case) is not
+ * recorded: a warning names it (so the omission is not silent), never its
+ * value.  An empty value is not a fact (a missing fact is absent, never
+ * empty): a warning says it was set but empty.
+ * Must not: read the environment of a copied tree or an image (it has none),
+ * or let the value of a secret-looking name reach a fact, an evidence or a
+ * warning. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +24,10 @@ static const char *const exact[] = {
     "CUDA_VISIBLE_DEVICES",
 };
 static const char *const prefixes[] = { "NEURON_", "TORCH_NEURONX_", "XLA_" };
-static const char *const secret_words[] = { "KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL" };
+static const char *const secret_words[] = {
+    "KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "PASSWD", "PASS", "AUTH", "PRIVATE",
+    "COOKIE", "SESSION", "CERT",
+};
 
 /* env_secret_name: 1 when NAME (LEN bytes) contains a secret word in any case. */
 static int env_secret_name(const char *name, size_t len)
@@ -62,7 +69,7 @@ int probe_env(struct probe_ctx *ctx, struct sp_error *e)
         if (eq == NULL || eq == *v)
             continue;
         size_t nl = (size_t)(eq - *v);
-        if (!env_allowed(*v, nl) || env_secret_name(*v, nl))
+        if (!env_allowed(*v, nl))
             continue;
         char key[SP_FACT_KEY_MAX + 8], name[SP_FACT_KEY_MAX];
         if (nl >= sizeof name)
@@ -74,6 +81,10 @@ int probe_env(struct probe_ctx *ctx, struct sp_error *e)
         if (value != eq + 1)
             continue;
         snprintf(key, sizeof key, "env.%s", name);
+        if (env_secret_name(name, nl)) {
+            factset_warn(ctx->facts, "%s: not recorded (the name looks like a secret)", key);
+            continue;
+        }
         if (value[0] == '\0') {
             factset_warn(ctx->facts, "%s: environment: set but empty; not recorded", key);
             continue;

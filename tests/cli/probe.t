@@ -146,12 +146,27 @@ $ stackprint probe --root tests/fixtures/roots/container-bare --image-digest sha
 $ PJRT_DEVICE=NEURON NEURON_RT_VISIBLE_CORES=0 stackprint probe --root tests/fixtures/roots/inf2 --format json
 >! "env\.
 
-### the live host: allow-listed variables recorded, secrets never
+### the live host: allow-listed variables recorded, secrets never (their names only in a warning)
 $ PJRT_DEVICE=NEURON NEURON_API_KEY=sk-do-not-record XLA_FLAGS= stackprint probe --format json
 >~ "env.PJRT_DEVICE": "NEURON"
 >~ env.XLA_FLAGS: environment: set but empty
->! NEURON_API_KEY
+>~ "env.NEURON_API_KEY: not recorded \(the name looks like a secret\)"
+>! "env.NEURON_API_KEY":
 >! sk-do-not-record
+
+### secret-looking names beyond KEY/TOKEN/SECRET/PASSWORD/CREDENTIAL: a warning each, the values nowhere (YAML, JSON, stderr)
+$ export NEURON_RT_PASSWD=vq7x1 NEURON_AUTH=vq7x2 XLA_PRIVATE_KEY_FILE=vq7x3 NEURON_COOKIE=vq7x4 TORCH_NEURONX_SESSION=vq7x5 NEURON_CERT_DIR=vq7x6 NEURON_PASS=vq7x7
+$ stackprint probe > $T/m.yaml 2>&1; stackprint probe --format json > $T/m.json 2>&1; cat $T/m.yaml $T/m.json
+>~ ^- "env.NEURON_RT_PASSWD: not recorded \(the name looks like a secret\)"$
+>~ ^- "env.NEURON_AUTH: not recorded
+>~ ^- "env.XLA_PRIVATE_KEY_FILE: not recorded
+>~ ^- "env.NEURON_COOKIE: not recorded
+>~ ^- "env.TORCH_NEURONX_SESSION: not recorded
+>~ ^- "env.NEURON_CERT_DIR: not recorded
+>~ ^- "env.NEURON_PASS: not recorded
+>~ ^  "warnings": \[$
+>~ ^    "env.NEURON_AUTH: not recorded \(the name looks like a secret\)",?$
+>! vq7x
 
 ### STACKPRINT_IMAGE_DIGEST on the live host
 $ STACKPRINT_IMAGE_DIGEST=sha256:4d9f1b0c2e3a5b6c7d8e9f00112233445566778899aabbccddeeff0011223344 stackprint probe --format json

@@ -1,6 +1,9 @@
 /* tests/unit/test_env.c: the environment allow-list and the secret rule of
  * DESIGN.md ("any name containing KEY, TOKEN, SECRET, PASSWORD or
- * CREDENTIAL is never recorded", any case, allow-listed or not). */
+ * CREDENTIAL is never recorded", any case, allow-listed or not), extended
+ * with PASSWD, PASS, AUTH, PRIVATE, COOKIE, SESSION and CERT: an
+ * allow-listed secret-looking name gives a warning naming it, and its value
+ * appears nowhere (no fact, no evidence, no warning). */
 #include "sysprobe_fixture.h"
 
 static void allow_list(void **state)
@@ -15,6 +18,10 @@ static void allow_list(void **state)
         /* secrets, allow-listed by prefix or not */
         "NEURON_API_KEY=sk-123", "NEURON_Token=abc", "XLA_SECRET_SAUCE=1", "NEURON_DB_PASSWORD=pw",
         "TORCH_NEURONX_CREDENTIALS=c", "NEURON_KEYRING=k", "AWS_SECRET_ACCESS_KEY=s",
+        "NEURON_RT_PASSWD=pw-0001", "NEURON_AUTH=auth-0002", "XLA_PRIVATE_X=priv-0003",
+        "NEURON_Cookie=cookie-0004", "TORCH_NEURONX_SESSION_ID=sess-0005",
+        "NEURON_CERT_PATH=cert-0006", "NEURON_BYPASS=pass-0007", "NEURON_oauth_url=auth-0008",
+        "AWS_SESSION_TOKEN=sess-0009",
         /* empty, duplicate (first wins, as getenv), no '=' */
         "NEURON_EMPTY=", "XLA_FLAGS=first", "XLA_FLAGS=second", "NOEQUALS",
         NULL,
@@ -37,11 +44,41 @@ static void allow_list(void **state)
     assert_int_equal(t.fs.count, 10);
     assert_string_equal(factset_find(&t.fs, "env.PJRT_DEVICE")->evidence, "environment");
     assert_warning(&t.fs, "env.NEURON_EMPTY: environment: set but empty");
-    /* no secret appears anywhere, not even in a warning */
-    for (size_t i = 0; i < t.fs.nwarnings; i++) {
-        assert_null(strstr(t.fs.warnings[i], "sk-123"));
-        assert_null(strstr(t.fs.warnings[i], "API_KEY"));
+    /* each allow-listed secret-looking name: a warning naming it */
+    static const char *const secret_names[] = {
+        "NEURON_API_KEY", "NEURON_Token", "XLA_SECRET_SAUCE", "NEURON_DB_PASSWORD",
+        "TORCH_NEURONX_CREDENTIALS", "NEURON_KEYRING", "NEURON_RT_PASSWD", "NEURON_AUTH",
+        "XLA_PRIVATE_X", "NEURON_Cookie", "TORCH_NEURONX_SESSION_ID", "NEURON_CERT_PATH",
+        "NEURON_BYPASS", "NEURON_oauth_url",
+    };
+    for (size_t i = 0; i < sizeof secret_names / sizeof *secret_names; i++) {
+        char w[128];
+        snprintf(w, sizeof w, "env.%s: not recorded (the name looks like a secret)",
+                 secret_names[i]);
+        assert_warning(&t.fs, w);
     }
+    /* one warning per secret name and the empty one; a name off the
+     * allow-list is not mentioned at all */
+    assert_int_equal(t.fs.nwarnings, sizeof secret_names / sizeof *secret_names + 1);
+    /* no secret value appears anywhere: facts, evidence, warnings */
+    static const char *const values[] = {
+        "sk-123", "abc", "pw", "pw-0001", "auth-0002", "priv-0003", "cookie-0004",
+        "sess-0005", "cert-0006", "pass-0007", "auth-0008", "sess-0009",
+    };
+    for (size_t v = 0; v < sizeof values / sizeof *values; v++) {
+        for (size_t i = 0; i < t.fs.nwarnings; i++)
+            if (strstr(t.fs.warnings[i], values[v]) && strlen(values[v]) > 3)
+                fail_msg("warning shows a secret value: %s", t.fs.warnings[i]);
+        for (size_t i = 0; i < t.fs.count; i++) {
+            assert_string_not_equal(t.fs.facts[i].value, values[v]);
+            if (strlen(values[v]) > 3)
+                assert_null(strstr(t.fs.facts[i].value, values[v]));
+            if (t.fs.facts[i].evidence)
+                assert_null(strstr(t.fs.facts[i].evidence, values[v]));
+        }
+    }
+    for (size_t i = 0; i < t.fs.nwarnings; i++)
+        assert_null(strstr(t.fs.warnings[i], "AWS_"));
     t.root->live = 0;
     pt_close(&t);
 }
