@@ -188,6 +188,12 @@ int cmd_probe(int argc, char **argv)
             ctx.imds_endpoint = env;
     }
 
+    char created[32];
+    if (created_time(created, sizeof created) != 0)
+        return sp_usage_error("probe", "SOURCE_DATE_EPOCH '%s' is not a number of seconds "
+                              "from 0 to %lld (9999-12-31T23:59:59Z)", getenv("SOURCE_DATE_EPOCH"),
+                              SP_EPOCH_MAX);
+
     /* The signing key is loaded before probing: a bad key writes nothing. */
     EVP_PKEY *key = NULL;
     if (sign_key && sp_key_load_private(sign_key, &key, &e) != 0)
@@ -207,18 +213,11 @@ int cmd_probe(int argc, char **argv)
     ctx.environ = root->live ? environ : NULL;
 
     struct manifest m;
-    char created[32];
     manifest_init(&m);
     ctx.facts = &m.facts;
     int rc = SP_EXIT_OK;
     char *buf = NULL;
     size_t len = 0;
-    if (created_time(created, sizeof created) != 0) {
-        rc = sp_usage_error("probe", "SOURCE_DATE_EPOCH '%s' is not a number of seconds "
-                            "from 0 to %lld (9999-12-31T23:59:59Z)", getenv("SOURCE_DATE_EPOCH"),
-                            SP_EPOCH_MAX);
-        goto out;
-    }
     m.tool = strdup("stackprint " SP_VERSION);
     m.created = strdup(created);
     m.subject = strdup(root->subject);

@@ -64,15 +64,21 @@ int cmd_sign(int argc, char **argv)
     const char *slash = strrchr(path, '/');
     const char *name = from_stdin ? "stdin" : slash ? slash + 1 : path;
 
+    /* the manifest is read strictly under its own path first, so that an
+     * error names the file as given (the statement names it by base name) */
     char *buf = NULL, *env = NULL;
     size_t len = 0, envlen = 0;
     EVP_PKEY *key = NULL;
     int rc = SP_EXIT_OK;
+    struct manifest m;
+    manifest_init(&m);
     if (sp_read_file(path, SP_MANIFEST_MAX_BYTES, "manifest", &buf, &len, &e) != 0 ||
+        manifest_parse(buf, len, from_stdin ? "<stdin>" : path, &m, &e) != 0 ||
         sp_key_load_private(keyarg, &key, &e) != 0 ||
         sp_sign_manifest(buf, len, name, key, &env, &envlen, &e) != 0 ||
         sp_write_output(out, env, envlen, &e) != 0)
         rc = sp_error_print(&e);
+    manifest_free(&m);
     EVP_PKEY_free(key);
     free(buf);
     free(env);

@@ -32,7 +32,7 @@ $ sed 's/"trn2"/"trn1"/' tests/fixtures/manifests/trn2-xla.yaml > $T/edited.yaml
 $ stackprint sign -k tests/fixtures/sign/ed25519.key $T/edited.yaml; echo "exit $?"; ls $T
 > exit 4
 > edited.yaml
-2>~ ^stackprint: edited.yaml: stack_id does not match the facts \(edited after probing\?\)$
+2>~ ^stackprint: .*/edited.yaml: stack_id does not match the facts \(edited after probing\?\)$
 
 ### the same file with its stack_id recomputed (tests/restamp, hashlib as the oracle) is read
 $ sed 's/"trn2"/"trn1"/' tests/fixtures/manifests/trn2-xla.yaml > $T/edited.yaml
