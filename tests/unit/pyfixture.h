@@ -179,4 +179,23 @@ static inline void fx_rmrf(const char *dir)
         fail_msg("rm -rf %s", dir);
 }
 
+/* Probe the committed fixture root NAME (tests/fixtures/roots/NAME) into a
+ * fresh FS, with --python PYTHON (NULL for the default choice). */
+static inline void fx_fixture(const char *name, const char *python, struct factset *fs)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/%s", FIXTURE_ROOTS, name);
+    factset_init(fs);
+    fx_probe(dir, python, NULL, fs);
+}
+
+/* The evidence of KEY in FS; fails the test when there is none. */
+static inline const char *fx_evidence(struct factset *fs, const char *key)
+{
+    const struct fact *f = factset_find(fs, key);
+    if (f == NULL || f->evidence == NULL)
+        fail_msg("no evidence for %s", key);
+    return f->evidence;
+}
+
 #endif

@@ -11,33 +11,18 @@
 
 #include "pyfixture.h"
 
-static void fixture(const char *name, const char *python, struct factset *fs)
-{
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/%s", FIXTURE_ROOTS, name);
-    factset_init(fs);
-    fx_probe(dir, python, NULL, fs);
-}
-
-static const char *evidence(struct factset *fs, const char *key)
-{
-    const struct fact *f = factset_find(fs, key);
-    if (f == NULL || f->evidence == NULL)
-        fail_msg("no evidence for %s", key);
-    return f->evidence;
-}
 
 /* ---------- fixture roots ---------- */
 
 static void trn1_xla(void **state)
 {
     struct factset fs;
-    fixture("trn1-xla", NULL, &fs);
+    fx_fixture("trn1-xla", NULL, &fs);
     assert_fact(&fs, "python.path", "/usr/bin/python3");
     assert_fact(&fs, "python.prefix", "/usr");
     assert_fact(&fs, "python.version", "3.10.12");
-    assert_non_null(strstr(evidence(&fs, "python.version"), "/usr/bin/python3.10"));
-    assert_non_null(strstr(evidence(&fs, "python.path"), "resolves to /usr/bin/python3.10"));
+    assert_non_null(strstr(fx_evidence(&fs, "python.version"), "/usr/bin/python3.10"));
+    assert_non_null(strstr(fx_evidence(&fs, "python.path"), "resolves to /usr/bin/python3.10"));
     /* Debian layout: /usr/local/.../dist-packages and /usr/lib/python3/dist-packages */
     assert_fact(&fs, "pip.torch-neuronx", "2.8.0.2.10.16998");
     assert_fact(&fs, "pip.torch", "2.8.0");
@@ -47,7 +32,7 @@ static void trn1_xla(void **state)
     assert_fact(&fs, "pip.neuronx-distributed", "0.15.22404");
     assert_fact(&fs, "pip.pyyaml", "5.4.1");          /* egg-info folder, PKG-INFO */
     assert_fact(&fs, "pip.six", "1.16.0");
-    assert_string_equal(evidence(&fs, "pip.pyyaml"),
+    assert_string_equal(fx_evidence(&fs, "pip.pyyaml"),
                         "/usr/lib/python3/dist-packages/PyYAML-5.4.1.egg-info/PKG-INFO");
     /* the DLAMI venv as another environment, its version from pyvenv.cfg */
     const char *v = "python.env.opt_aws_neuronx_venv_pytorch_2_8.";
@@ -56,7 +41,7 @@ static void trn1_xla(void **state)
     assert_fact(&fs, k, "/opt/aws_neuronx_venv_pytorch_2_8/bin/python3");
     snprintf(k, sizeof k, "%sversion", v);
     assert_fact(&fs, k, "3.10.12");
-    assert_non_null(strstr(evidence(&fs, k), "pyvenv.cfg"));
+    assert_non_null(strstr(fx_evidence(&fs, k), "pyvenv.cfg"));
     snprintf(k, sizeof k, "%spip.torch-neuronx", v);
     assert_fact(&fs, k, "2.8.0.2.10.16998");
     snprintf(k, sizeof k, "%spip.pip", v);
@@ -70,7 +55,7 @@ static void trn1_xla(void **state)
 static void trn2_native(void **state)
 {
     struct factset fs;
-    fixture("trn2-native", NULL, &fs);
+    fx_fixture("trn2-native", NULL, &fs);
     /* /usr/local/bin/python3 comes before /usr/bin/python3 */
     assert_fact(&fs, "python.path", "/usr/local/bin/python3");
     assert_fact(&fs, "python.prefix", "/usr/local");
@@ -90,17 +75,17 @@ static void trn2_native(void **state)
 static void trn3_venv(void **state)
 {
     struct factset fs;
-    fixture("trn3", "/opt/aws_neuronx_venv_pytorch_2_12/bin/python3", &fs);
+    fx_fixture("trn3", "/opt/aws_neuronx_venv_pytorch_2_12/bin/python3", &fs);
     assert_fact(&fs, "python.path", "/opt/aws_neuronx_venv_pytorch_2_12/bin/python3");
     assert_fact(&fs, "python.prefix", "/opt/aws_neuronx_venv_pytorch_2_12");
     assert_fact(&fs, "python.version", "3.12.3");
-    assert_string_equal(evidence(&fs, "python.version"),
+    assert_string_equal(fx_evidence(&fs, "python.version"),
                         "/opt/aws_neuronx_venv_pytorch_2_12/pyvenv.cfg: version 3.12.3");
     assert_fact(&fs, "pip.torch-neuronx", "0.1.0");
     assert_fact(&fs, "pip.vllm-neuron", "0.24.0.1.1.0");
     /* a folder named by neuron-extras.pth ("../../../extras") */
     assert_fact(&fs, "pip.neuron-agentic-development", "1.3");
-    assert_string_equal(evidence(&fs, "pip.neuron-agentic-development"),
+    assert_string_equal(fx_evidence(&fs, "pip.neuron-agentic-development"),
                         "/opt/aws_neuronx_venv_pytorch_2_12/extras/"
                         "neuron_agentic_development-1.3.dist-info/METADATA");
     /* include-system-site-packages = false: the system's six is not seen */
@@ -111,7 +96,7 @@ static void trn3_venv(void **state)
     assert_no_fact(&fs, "python.env.opt_aws_neuronx_venv_pytorch_2_12.path");
     factset_free(&fs);
 
-    fixture("trn3", NULL, &fs);
+    fx_fixture("trn3", NULL, &fs);
     assert_fact(&fs, "python.path", "/usr/bin/python3");
     assert_fact(&fs, "pip.six", "1.16.0");
     assert_no_fact(&fs, "pip.torch");
@@ -122,7 +107,7 @@ static void trn3_venv(void **state)
 static void inf2_xla(void **state)
 {
     struct factset fs;
-    fixture("inf2", NULL, &fs);
+    fx_fixture("inf2", NULL, &fs);
     assert_fact(&fs, "python.version", "3.11.13");
     assert_fact(&fs, "pip.torch-neuronx", "2.9.0.2.15.32035");
     assert_fact(&fs, "pip.torch-xla", "2.9.0");
@@ -135,13 +120,13 @@ static void inf2_xla(void **state)
 static void inf1_legacy(void **state)
 {
     struct factset fs;
-    fixture("inf1-legacy", NULL, &fs);
+    fx_fixture("inf1-legacy", NULL, &fs);
     assert_fact(&fs, "pip.torch-neuron", "1.13.1.2.11.13.0");
     assert_fact(&fs, "pip.neuron-cc", "1.24.0.0");
     assert_fact(&fs, "pip.torch", "1.13.1");
     /* an egg-info FILE (Debian's sympy) and an egg-info folder */
     assert_fact(&fs, "pip.sympy", "1.9");
-    assert_string_equal(evidence(&fs, "pip.sympy"),
+    assert_string_equal(fx_evidence(&fs, "pip.sympy"),
                         "/usr/lib/python3/dist-packages/sympy-1.9.egg-info");
     assert_fact(&fs, "pip.pyyaml", "5.4.1");
     assert_no_fact(&fs, "pip.torch-neuronx");
@@ -151,13 +136,13 @@ static void inf1_legacy(void **state)
 static void gpu_conda(void **state)
 {
     struct factset fs;
-    fixture("gpu-baseline", NULL, &fs);
+    fx_fixture("gpu-baseline", NULL, &fs);
     assert_fact(&fs, "pip.torch", "2.1.2+cu121");
     assert_fact(&fs, "pip.nvidia-cuda-runtime-cu12", "12.1.105");
     /* conda: the version from conda-meta/python-3.10.13-h955ad1f_0.json, not
      * from python-dateutil-2.8.2-...json */
     assert_fact(&fs, "python.env.opt_conda.version", "3.10.13");
-    assert_string_equal(evidence(&fs, "python.env.opt_conda.version"),
+    assert_string_equal(fx_evidence(&fs, "python.env.opt_conda.version"),
                         "/opt/conda/conda-meta/python-3.10.13-h955ad1f_0.json");
     assert_fact(&fs, "python.env.opt_conda.pip.conda", "23.11.0");
     assert_fact(&fs, "python.env.opt_conda_envs_pytorch.version", "3.10.14");
@@ -170,7 +155,7 @@ static void gpu_conda(void **state)
 static void container_bare(void **state)
 {
     struct factset fs;
-    fixture("container-bare", NULL, &fs);
+    fx_fixture("container-bare", NULL, &fs);
     assert_fact(&fs, "python.path", "/usr/local/bin/python3");
     assert_fact(&fs, "python.version", "3.12.8");
     assert_fact(&fs, "pip.pip", "24.3.1");
@@ -179,7 +164,7 @@ static void container_bare(void **state)
     /* a develop install: easy-install.pth names /srv/app, which holds
      * stackapp.egg-info */
     assert_fact(&fs, "pip.stackapp", "1.0.0");
-    assert_string_equal(evidence(&fs, "pip.stackapp"), "/srv/app/stackapp.egg-info/PKG-INFO");
+    assert_string_equal(fx_evidence(&fs, "pip.stackapp"), "/srv/app/stackapp.egg-info/PKG-INFO");
     assert_no_fact(&fs, "python.env.system.path");   /* no /usr/bin/python3 here */
     assert_int_equal(fs.nwarnings, 0);
     factset_free(&fs);
@@ -193,8 +178,8 @@ static void deterministic(void **state)
                                          "container-bare" };
     for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
         struct factset a, b;
-        fixture(roots[i], NULL, &a);
-        fixture(roots[i], NULL, &b);
+        fx_fixture(roots[i], NULL, &a);
+        fx_fixture(roots[i], NULL, &b);
         factset_sort(&a);
         factset_sort(&b);
         assert_int_equal(a.count, b.count);
@@ -283,7 +268,7 @@ static void live_choice(void **state)
     assert_fact(&fs, "python.prefix", "/srv/venv");
     assert_fact(&fs, "python.version", "3.11.2");   /* version_info 3.11.2.final.0 */
     assert_fact(&fs, "pip.a", "1");
-    assert_non_null(strstr(evidence(&fs, "python.path"), "$VIRTUAL_ENV=/srv/venv"));
+    assert_non_null(strstr(fx_evidence(&fs, "python.path"), "$VIRTUAL_ENV=/srv/venv"));
     factset_free(&fs);
 
     char *env2[] = { "PATH=/nonexistent:relative:/root/.pyenv/shims:/usr/bin", "HOME=/root",
@@ -292,7 +277,7 @@ static void live_choice(void **state)
     fx_probe(t, NULL, env2, &fs);
     assert_fact(&fs, "python.path", "/root/.pyenv/versions/3.12.1/bin/python3");
     assert_fact(&fs, "python.version", "3.12.1");
-    assert_non_null(strstr(evidence(&fs, "python.path"), "pyenv version 3.12.1 from "
+    assert_non_null(strstr(fx_evidence(&fs, "python.path"), "pyenv version 3.12.1 from "
                            "/root/.pyenv/version"));
     factset_free(&fs);
 
@@ -324,7 +309,7 @@ static void live_choice(void **state)
     factset_init(&fs);
     fx_probe(t, "/root/.pyenv/shims/python3", env2, &fs);
     assert_fact(&fs, "python.path", "/root/.pyenv/versions/3.12.1/bin/python3");
-    assert_non_null(strstr(evidence(&fs, "python.path"), "--python names the pyenv shim"));
+    assert_non_null(strstr(fx_evidence(&fs, "python.path"), "--python names the pyenv shim"));
     factset_free(&fs);
     /* ... also in a copied tree: the shim's PYENV_ROOT and its version file */
     factset_init(&fs);
@@ -398,7 +383,7 @@ static void sys_path_order(void **state)
     assert_no_fact(&fs, "pip.deb-only");
     /* no version line in pyvenv.cfg: the base binary's PY_VERSION */
     assert_fact(&fs, "python.version", "3.11.2");
-    assert_non_null(strstr(evidence(&fs, "python.version"), "/usr/bin/python3.11"));
+    assert_non_null(strstr(fx_evidence(&fs, "python.version"), "/usr/bin/python3.11"));
     factset_free(&fs);
     fx_rmrf(t);
     free(t);
@@ -454,7 +439,7 @@ static void version_files(void **state)
     assert_fact(&fs, "python.version", "3.11.9");
     char want[64];
     snprintf(want, sizeof want, "version string at byte %d", (1 << 20) - 3);
-    assert_non_null(strstr(evidence(&fs, "python.version"), want));
+    assert_non_null(strstr(fx_evidence(&fs, "python.version"), want));
     factset_free(&fs);
 
     /* past PY_VERSION_SCAN_MAX: not seen; libpython is tried, then a warning */
@@ -479,7 +464,7 @@ static void version_files(void **state)
     factset_init(&fs);
     fx_probe(t, NULL, NULL, &fs);
     assert_fact(&fs, "python.version", "3.11.5");
-    assert_non_null(strstr(evidence(&fs, "python.version"), "libpython3.11.so"));
+    assert_non_null(strstr(fx_evidence(&fs, "python.version"), "libpython3.11.so"));
     factset_free(&fs);
 
     /* patchlevel.h of the base prefix is preferred to the binary scan; a
@@ -489,7 +474,7 @@ static void version_files(void **state)
     factset_init(&fs);
     fx_probe(t, NULL, NULL, &fs);
     assert_fact(&fs, "python.version", "3.11.8");
-    assert_string_equal(evidence(&fs, "python.version"),
+    assert_string_equal(fx_evidence(&fs, "python.version"),
                         "/usr/include/python3.11/patchlevel.h: PY_VERSION");
     factset_free(&fs);
     fx_write(t, "/usr/include/python3.11/patchlevel.h",
@@ -872,7 +857,7 @@ static void more_bounds(void **state)
     factset_init(&fs);
     fx_probe(t, NULL, env, &fs);
     assert_fact(&fs, "python.path", "/usr/bin/python3");
-    assert_non_null(strstr(evidence(&fs, "python.path"), "(none on $PATH)"));
+    assert_non_null(strstr(fx_evidence(&fs, "python.path"), "(none on $PATH)"));
     factset_free(&fs);
     free(path);
     fx_rmrf(t);

@@ -8,79 +8,64 @@
 
 #include "pyfixture.h"
 
-static void fixture(const char *name, const char *python, struct factset *fs)
-{
-    char dir[512];
-    snprintf(dir, sizeof dir, "%s/%s", FIXTURE_ROOTS, name);
-    factset_init(fs);
-    fx_probe(dir, python, NULL, fs);
-}
-
-static const char *evidence(struct factset *fs, const char *key)
-{
-    const struct fact *f = factset_find(fs, key);
-    if (f == NULL || f->evidence == NULL)
-        fail_msg("no evidence for %s", key);
-    return f->evidence;
-}
 
 static void fixtures(void **state)
 {
     struct factset fs;
-    fixture("trn1-xla", NULL, &fs);
+    fx_fixture("trn1-xla", NULL, &fs);
     assert_fact(&fs, "torch.backend", "xla");
-    assert_non_null(strstr(evidence(&fs, "torch.backend"),
+    assert_non_null(strstr(fx_evidence(&fs, "torch.backend"),
                            "xla markers: Requires-Dist torch-xla, Requires-Dist libneuronxla, "
                            "torch_neuronx/pyhlo/, torch_neuronx/xla.py, torch_neuronx/xla_impl/, "
                            "torch-xla 2.8.0 installed"));
-    assert_non_null(strstr(evidence(&fs, "torch.backend"), "native markers: none"));
+    assert_non_null(strstr(fx_evidence(&fs, "torch.backend"), "native markers: none"));
     assert_fact(&fs, "torch.build.cuda", "none");   /* cuda: Optional[str] = None */
     assert_fact(&fs, "torch.build.git", "a1cb3cc05d46d198467bebbb6e8fba50a325d4e7");
-    assert_string_equal(evidence(&fs, "torch.build.cuda"),
+    assert_string_equal(fx_evidence(&fs, "torch.build.cuda"),
                         "/usr/local/lib/python3.10/dist-packages/torch/version.py");
     factset_free(&fs);
 
-    fixture("trn2-native", NULL, &fs);
+    fx_fixture("trn2-native", NULL, &fs);
     assert_fact(&fs, "torch.backend", "native");
-    assert_non_null(strstr(evidence(&fs, "torch.backend"),
+    assert_non_null(strstr(fx_evidence(&fs, "torch.backend"),
                            "native markers: entry_points.txt [torch.backends] torch_neuronx, "
                            "entry_points.txt [torch_dynamo_backends] neuron, "
                            "torch_neuronx/_C*.so, torch_neuronx/_build_config.py, "
                            "torch_neuronx/neuron_dynamo_backend/; xla markers: none"));
     factset_free(&fs);
 
-    fixture("trn3", "/opt/aws_neuronx_venv_pytorch_2_12/bin/python3", &fs);
+    fx_fixture("trn3", "/opt/aws_neuronx_venv_pytorch_2_12/bin/python3", &fs);
     assert_fact(&fs, "torch.backend", "native");
     assert_fact(&fs, "torch.build.git", "1e0ef9a7f3c1d8c6b93c1f0f4d6b7a2c5e8d9f01");
     factset_free(&fs);
     /* the system interpreter of the same host has no Neuron torch */
-    fixture("trn3", NULL, &fs);
+    fx_fixture("trn3", NULL, &fs);
     assert_fact(&fs, "torch.backend", "none");
     assert_no_fact(&fs, "torch.build.cuda");
     factset_free(&fs);
 
-    fixture("inf2", NULL, &fs);
+    fx_fixture("inf2", NULL, &fs);
     assert_fact(&fs, "torch.backend", "xla");
     factset_free(&fs);
 
-    fixture("inf1-legacy", NULL, &fs);
+    fx_fixture("inf1-legacy", NULL, &fs);
     assert_fact(&fs, "torch.backend", "neuron-inf1");
     assert_fact(&fs, "torch.build.cuda", "11.7");   /* old style: cuda = '11.7' */
     assert_fact(&fs, "torch.build.git", "49444c3e546bf240bed24a101e747422d1f8a0ee");
     factset_free(&fs);
 
-    fixture("gpu-baseline", NULL, &fs);
+    fx_fixture("gpu-baseline", NULL, &fs);
     assert_fact(&fs, "torch.backend", "none");
     assert_fact(&fs, "torch.build.cuda", "12.1");
     factset_free(&fs);
 
-    fixture("ambiguous", NULL, &fs);
+    fx_fixture("ambiguous", NULL, &fs);
     assert_fact(&fs, "torch.backend", "ambiguous");
     assert_warning(&fs, "torch-neuronx 2.9.0.2.15.32035 has both native and XLA markers");
     assert_fact(&fs, "python.version", "3.11.13");
     factset_free(&fs);
 
-    fixture("container-bare", NULL, &fs);
+    fx_fixture("container-bare", NULL, &fs);
     assert_fact(&fs, "torch.backend", "none");
     assert_no_fact(&fs, "torch.build.cuda");
     assert_no_fact(&fs, "torch.build.git");
@@ -116,7 +101,7 @@ static void markers(void **state)
     fx_probe(t, NULL, NULL, &fs);
     assert_fact(&fs, "torch.backend", "ambiguous");
     assert_warning(&fs, "has neither native nor XLA markers");
-    assert_non_null(strstr(evidence(&fs, "torch.backend"),
+    assert_non_null(strstr(fx_evidence(&fs, "torch.backend"),
                            "native markers: none; xla markers: none"));
     factset_free(&fs);
     /* PJRT_DEVICE=NEURON on a live host is an XLA marker */
@@ -124,7 +109,7 @@ static void markers(void **state)
     factset_init(&fs);
     fx_probe(t, NULL, env, &fs);
     assert_fact(&fs, "torch.backend", "xla");
-    assert_non_null(strstr(evidence(&fs, "torch.backend"), "PJRT_DEVICE=NEURON"));
+    assert_non_null(strstr(fx_evidence(&fs, "torch.backend"), "PJRT_DEVICE=NEURON"));
     factset_free(&fs);
     /* torch-xla installed is one */
     fx_dist(t, "/usr/local/lib/python3.11/site-packages", "torch_xla-2.9.0.dist-info",
@@ -132,7 +117,7 @@ static void markers(void **state)
     factset_init(&fs);
     fx_probe(t, NULL, NULL, &fs);
     assert_fact(&fs, "torch.backend", "xla");
-    assert_non_null(strstr(evidence(&fs, "torch.backend"), "torch-xla 2.9.0 installed"));
+    assert_non_null(strstr(fx_evidence(&fs, "torch.backend"), "torch-xla 2.9.0 installed"));
     factset_free(&fs);
     fx_rmrf(t);
     free(t);
@@ -151,7 +136,7 @@ static void markers(void **state)
     factset_init(&fs);
     fx_probe(t, NULL, NULL, &fs);
     assert_fact(&fs, "torch.backend", "xla");
-    assert_non_null(strstr(evidence(&fs, "torch.backend"),
+    assert_non_null(strstr(fx_evidence(&fs, "torch.backend"),
                            "xla markers: Requires-Dist torch-xla, Requires-Dist libneuronxla"));
     factset_free(&fs);
     /* torch-neuron next to torch-neuronx: a warning, the markers decide */
