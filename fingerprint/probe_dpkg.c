@@ -332,8 +332,8 @@ int probe_dpkg(struct probe_ctx *ctx, struct sp_error *e)
     if (p->nomem)
         goto nomem;
     if (p->unwarned)
-        factset_warn(ctx->facts, "deb: " DPKG_STATUS ": %zu more malformed stanzas",
-                     p->unwarned);
+        factset_warn(ctx->facts, "deb: " DPKG_STATUS ": %zu more stanzas skipped "
+                     "(warnings past the first %d not shown)", p->unwarned, DPKG_WARNINGS_MAX);
     if (record(p) == 0)
         goto out;
 nomem:

@@ -75,6 +75,11 @@ int probe_set(struct probe_ctx *ctx, const char *key, const char *value,
         return 0;
     if (errno == ENOMEM)
         return -1;
+    if (errno == ENOSPC) {
+        factset_warn(ctx->facts, "%s: not recorded: the manifest already holds %d facts",
+                     key, SP_FACTS_MAX);
+        return 0;
+    }
     factset_warn(ctx->facts, "%s: %s: value %s, not recorded", key,
                  evidence ? evidence : "?",
                  errno == E2BIG ? "too long" : "empty");

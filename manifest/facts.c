@@ -164,7 +164,7 @@ int factset_set(struct factset *fs, const char *key, const char *value,
     if (fs->count >= SP_FACTS_MAX) {
         free(v);
         free(e);
-        errno = E2BIG;
+        errno = ENOSPC;
         return -1;
     }
     if (fs->count == fs->cap) {

@@ -45,7 +45,8 @@ void factset_free(struct factset *fs);
 /* factset_set: add or replace KEY.  VALUE must not be NULL (a missing fact is
  * absent, never empty: an empty VALUE is refused with errno EINVAL).  A key
  * longer than SP_FACT_KEY_MAX or a value longer than SP_FACT_VALUE_MAX is
- * refused with E2BIG; probes turn that into a warning. */
+ * refused with E2BIG; a new key past SP_FACTS_MAX facts with ENOSPC; probes
+ * turn either into a warning. */
 int factset_set(struct factset *fs, const char *key, const char *value,
                 const char *evidence);
 

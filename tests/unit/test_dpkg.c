@@ -144,7 +144,7 @@ static void bounds(void **state)
             n += (size_t)snprintf(buf + n, sizeof buf - n, "Package: p%d\n\n", i);
         run_status(&t, buf, (long)n);
         assert_int_equal(t.fs.nwarnings, 21);
-        assert_warning(&t.fs, "5 more malformed stanzas");
+        assert_warning(&t.fs, "5 more stanzas skipped (warnings past the first 20 not shown)");
         pt_close(&t);
     }
     /* a Version past DPKG_FIELD_MAX (256 bytes) is a malformed field */

@@ -3,6 +3,8 @@
  * a different route: OpenSSL's one-shot SHA256 over a built string). */
 #include "testlib.h"
 
+#include <errno.h>
+
 #include <openssl/sha.h>
 
 #include "manifest/facts.h"
@@ -33,8 +35,24 @@ static void bounds(void **state)
     memset(big, 'a', sizeof big - 1);
     big[sizeof big - 1] = '\0';
     assert_int_equal(factset_set(&fs, "k", big, NULL), -1);
+    assert_int_equal(errno, E2BIG);
     big[SP_FACT_VALUE_MAX] = '\0';
     assert_int_equal(factset_set(&fs, "k", big, NULL), 0);
+    factset_free(&fs);
+
+    /* SP_FACTS_MAX facts fit; one more new key is ENOSPC, a replaced one is fine */
+    factset_init(&fs);
+    char key[32];
+    for (int i = 0; i < SP_FACTS_MAX; i++) {
+        snprintf(key, sizeof key, "k.%07d", i);
+        assert_int_equal(factset_set(&fs, key, "1", NULL), 0);
+    }
+    errno = 0;
+    assert_int_equal(factset_set(&fs, "k.x", "1", NULL), -1);
+    assert_int_equal(errno, ENOSPC);
+    assert_int_equal(factset_set(&fs, "k.0000000", "2", NULL), 0);
+    factset_free(&fs);
+    factset_init(&fs);
     for (int i = 0; i < SP_WARNINGS_MAX + 5; i++)
         factset_warn(&fs, "w%d", i);
     assert_int_equal(fs.nwarnings, SP_WARNINGS_MAX);
