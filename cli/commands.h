@@ -15,7 +15,9 @@ int cmd_keygen(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 
-/* sp_error_print: "stackprint: <msg>" on stderr; returns e->exit_code. */
+/* sp_error_print: "stackprint: <msg>" on stderr, always one line (bytes that
+ * are not UTF-8 and control characters are written \xNN); returns
+ * e->exit_code. */
 int sp_error_print(const struct sp_error *e);
 
 /* sp_usage_error: "stackprint <cmd>: <msg>" plus a hint to --help; returns

@@ -10,9 +10,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "manifest/facts.h"
+
 int sp_error_print(const struct sp_error *e)
 {
-    fprintf(stderr, "stackprint: %s\n", e->msg);
+    /* One line, always: bytes that are not UTF-8 become \xNN (as in
+     * manifests), and so do control characters, such as a newline in a
+     * file name, which would otherwise split the message. */
+    char *text = sp_utf8_sanitize(e->msg, strlen(e->msg));
+    fputs("stackprint: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)(text ? text : e->msg); *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(stderr, "\\x%02x", *p);
+        else
+            fputc(*p, stderr);
+    }
+    fputc('\n', stderr);
+    free(text);
     return e->exit_code ? e->exit_code : SP_EXIT_INPUT;
 }
 

@@ -34,3 +34,8 @@ $ stackprint verify --pub tests/fixtures/sign/ed25519.pub --envelope "$T/env" te
 $ stackprint check --policy policies/ "$T"
 ? 4
 2>~ ^stackprint: .*: not a regular file$
+
+### an error about a file whose name holds a newline and a non-UTF-8 byte stays one line
+$ stackprint check --policy policies/ "$(printf 'no\nsuch\377file')"
+? 4
+2> stackprint: no\x0asuch\xfffile: No such file or directory
