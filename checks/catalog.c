@@ -153,6 +153,21 @@ int catalog_has_name(const struct catalog *c, const char *name, int pep503)
     return 0;
 }
 
+/* "2", "2.16", "2.16.1": digits separated by single dots. */
+static int dotted_number(const char *s)
+{
+    int digits = 0;
+    for (; *s; s++) {
+        if (*s >= '0' && *s <= '9')
+            digits = 1;
+        else if (*s == '.' && digits)
+            digits = 0;
+        else
+            return 0;
+    }
+    return digits;
+}
+
 int catalog_from_node(const struct sp_node *doc, const char *name,
                       struct catalog *c, struct sp_error *e)
 {
@@ -184,6 +199,16 @@ int catalog_from_node(const struct sp_node *doc, const char *name,
         if (check_keys(rn, rel_keys, name, e) != 0 ||
             scalar(rn, "release", &rel->release, name, e) != 0)
             goto fail;
+        if (!dotted_number(rel->release)) {
+            bad(sp_node_get(rn, "release", NULL), name, e,
+                "a release must be dotted numbers such as 2.16.1");
+            goto fail;
+        }
+        for (size_t k = 0; k < r; k++)
+            if (strcmp(c->releases[k].release, rel->release) == 0) {
+                bad(sp_node_get(rn, "release", NULL), name, e, "release listed twice");
+                goto fail;
+            }
         const struct sp_node *pkgs = sp_node_get(rn, "packages", NULL);
         if (pkgs == NULL || pkgs->kind != SP_NODE_SEQ) {
             bad(pkgs ? pkgs : rn, name, e, "packages must be a list");

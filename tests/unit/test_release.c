@@ -204,6 +204,10 @@ static void catalog_errors(void **state)
 {
     static const struct { const char *doc, *msg; } cases[] = {
         { "catalog: x\nsource: s\nreleases: []\n", "c:3:11: releases must be a non-empty list" },
+        { "catalog: x\nsource: s\nreleases:\n  - release: banana\n    packages: []\n",
+          "c:4:14: a release must be dotted numbers such as 2.16.1" },
+        { "catalog: x\nsource: s\nreleases:\n  - release: \"2.0\"\n    packages: []\n"
+          "  - release: \"2.0\"\n    packages: []\n", "c:6:14: release listed twice" },
         { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    bogus: 1\n",
           "c:5:5: unknown key 'bogus'" },
         { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    packages:\n      - {name: a}\n",
