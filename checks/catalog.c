@@ -79,33 +79,68 @@ static int scalar(const struct sp_node *map, const char *key, char **out,
     return *out ? 0 : sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
 }
 
-static int string_list(const struct sp_node *map, const char *key, char ***out,
-                       size_t *count, const char *name, struct sp_error *e)
+/* Split LIST ("trn1,inf2" or "-" for none) at commas into *OUT (*COUNT). */
+static int comma_list(const char *list, char ***out, size_t *count)
 {
-    const struct sp_node *n = sp_node_get(map, key, NULL);
     *out = NULL;
     *count = 0;
-    if (n == NULL)
+    if (strcmp(list, "-") == 0)
         return 0;
-    if (n->kind != SP_NODE_SEQ)
-        return bad(n, name, e, "expected a list of strings");
-    if (n->count == 0)
-        return 0;
-    char **v = calloc(n->count, sizeof *v);
+    size_t n = 1;
+    for (const char *q = list; *q; q++)
+        n += *q == ',';
+    char **v = calloc(n, sizeof *v);
     if (v == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
-    for (size_t i = 0; i < n->count; i++) {
-        if (n->items[i]->kind != SP_NODE_SCALAR || n->items[i]->json_literal) {
+        return -1;
+    const char *q = list;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strcspn(q, ",");
+        if (l == 0 || (v[i] = strndup(q, l)) == NULL) {
             free_strings(v, i);
-            return bad(n->items[i], name, e, "expected a string");
+            errno = l == 0 ? EINVAL : ENOMEM;
+            return -1;
         }
-        if ((v[i] = strdup(n->items[i]->value)) == NULL) {
-            free_strings(v, i);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
-        }
+        q += l + (q[l] == ',');
     }
     *out = v;
-    *count = n->count;
+    *count = n;
+    return 0;
+}
+
+/* Fill PK from one package line of the catalog:
+ * "NAME VERSION INSTANCES PYTHONS", single spaces, the lists comma-separated
+ * or "-" when empty.  0, or -1 with errno EINVAL (malformed) or ENOMEM. */
+static int package_line(const char *line, struct catalog_package *pk)
+{
+    const char *f[4];
+    size_t len[4];
+    const char *q = line;
+    for (int i = 0; i < 4; i++) {
+        len[i] = strcspn(q, " ");
+        f[i] = q;
+        if (len[i] == 0 || (i < 3 && q[len[i]] != ' ') || (i == 3 && q[len[i]] != '\0')) {
+            errno = EINVAL;
+            return -1;
+        }
+        q += len[i] + (i < 3);
+    }
+    char lists[2][SP_FACT_VALUE_MAX];
+    if (len[2] >= sizeof lists[0] || len[3] >= sizeof lists[1]) {
+        errno = EINVAL;
+        return -1;
+    }
+    memcpy(lists[0], f[2], len[2]);
+    lists[0][len[2]] = '\0';
+    memcpy(lists[1], f[3], len[3]);
+    lists[1][len[3]] = '\0';
+    if ((pk->name = strndup(f[0], len[0])) == NULL ||
+        (pk->version = strndup(f[1], len[1])) == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+    if (comma_list(lists[0], &pk->instances, &pk->ninstances) != 0 ||
+        comma_list(lists[1], &pk->pythons, &pk->npythons) != 0)
+        return -1;
     return 0;
 }
 
@@ -173,7 +208,6 @@ int catalog_from_node(const struct sp_node *doc, const char *name,
 {
     static const char *const top_keys[] = { "catalog", "source", "releases", NULL };
     static const char *const rel_keys[] = { "release", "packages", NULL };
-    static const char *const pkg_keys[] = { "name", "version", "instances", "python", NULL };
     memset(c, 0, sizeof *c);
     if (doc->kind != SP_NODE_MAP)
         return bad(doc, name, e, "a catalog must be a mapping");
@@ -222,16 +256,17 @@ int catalog_from_node(const struct sp_node *doc, const char *name,
             struct catalog_package *pk = &rel->packages[p];
             char norm[SP_FACT_KEY_MAX];
             rel->npackages++;
-            if (pn->kind != SP_NODE_MAP) {
-                bad(pn, name, e, "a package must be a mapping");
+            if (pn->kind != SP_NODE_SCALAR) {
+                bad(pn, name, e, "a package must be a string \"NAME VERSION INSTANCES PYTHONS\"");
                 goto fail;
             }
-            if (check_keys(pn, pkg_keys, name, e) != 0 ||
-                scalar(pn, "name", &pk->name, name, e) != 0 ||
-                scalar(pn, "version", &pk->version, name, e) != 0 ||
-                string_list(pn, "instances", &pk->instances, &pk->ninstances, name, e) != 0 ||
-                string_list(pn, "python", &pk->pythons, &pk->npythons, name, e) != 0)
+            if (package_line(pn->value, pk) != 0) {
+                if (errno == ENOMEM)
+                    goto nomem;
+                bad(pn, name, e, "a package must be \"NAME VERSION INSTANCES PYTHONS\" "
+                    "(single spaces; lists comma-separated, - for none)");
                 goto fail;
+            }
             if (fact_name_pep503(pk->name, norm, sizeof norm) != 0) {
                 bad(pn, name, e, "package name too long");
                 goto fail;

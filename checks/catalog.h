@@ -8,7 +8,9 @@
  *   releases:                      # newest first, as the SDK's table lists them
  *     - release: "2.32.0"
  *       packages:
- *         - {name: aws-neuronx-dkms, version: "2.30.2.0", instances: [...], python: [...]}
+ *         - "aws-neuronx-dkms 2.30.2.0 trn1,inf2,trn2,trn3 -"
+ *                                  # NAME VERSION INSTANCES PYTHONS, lists
+ *                                  # comma-separated, "-" for none
  *
  * Memory: a struct catalog owns every string in it; catalog_free() releases it.
  */

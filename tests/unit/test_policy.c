@@ -590,7 +590,7 @@ static void subfolders_and_catalog(void **state)
     write_file(dir, "a.yaml", "policy: a\nrequire: {k: present}\n");
     write_file(dir, "c.yaml", "catalog: neuron-sdk\nsource: s\nreleases:\n"
                               "  - release: \"1.0\"\n    packages:\n"
-                              "      - {name: x, version: \"1.0\", instances: [trn1], python: []}\n");
+                              "      - \"x 1.0 trn1 -\"\n");
     snprintf(path, sizeof path, "%s/.hidden", dir);
     assert_int_equal(mkdir(path, 0700), 0);
     write_file(path, "h.yaml", "not: read\n");

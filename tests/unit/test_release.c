@@ -211,7 +211,16 @@ static void catalog_errors(void **state)
         { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    bogus: 1\n",
           "c:5:5: unknown key 'bogus'" },
         { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    packages:\n      - {name: a}\n",
-          "c:6:9: missing key 'version'" },
+          "c:6:9: a package must be a string \"NAME VERSION INSTANCES PYTHONS\"" },
+        { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    packages:\n      - \"a 1.0 trn1\"\n",
+          "c:6:9: a package must be \"NAME VERSION INSTANCES PYTHONS\" (single spaces; "
+          "lists comma-separated, - for none)" },
+        { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    packages:\n      - \"a 1.0 trn1,,inf2 -\"\n",
+          "c:6:9: a package must be \"NAME VERSION INSTANCES PYTHONS\" (single spaces; "
+          "lists comma-separated, - for none)" },
+        { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    packages:\n      - \"a  1.0 - -\"\n",
+          "c:6:9: a package must be \"NAME VERSION INSTANCES PYTHONS\" (single spaces; "
+          "lists comma-separated, - for none)" },
         /* a JSON catalog: numbers and null are not strings (2.16 would be
          * read as jansson's "2.1600000000000001") */
         { "{\"catalog\": \"x\", \"source\": \"s\", \"releases\": [{\"release\": 2.16}]}",
