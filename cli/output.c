@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,32 +56,11 @@ static int write_all(int fd, const char *buf, size_t len)
     return 0;
 }
 
-int sp_write_output(const char *path, const char *buf, size_t len, struct sp_error *e)
+/* Write PATH's new content to PATH.tmp.XXXXXX in the same folder, fsync
+ * it, and rename it over PATH; on any failure the temporary file is removed
+ * and PATH is untouched. */
+static int replace_file(const char *path, const char *buf, size_t len, struct sp_error *e)
 {
-    if (path == NULL || strcmp(path, "-") == 0) {
-        if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0 || ferror(stdout))
-            return sp_fail(e, SP_EXIT_INPUT, "stdout: %s", strerror(errno ? errno : EIO));
-        return 0;
-    }
-    /* An existing path that is not a regular file (/dev/null, /dev/stdout,
-     * a FIFO a consumer reads) is written in place: renaming over it would
-     * replace the device or the pipe with a file. */
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode))
-            return sp_fail(e, SP_EXIT_INPUT, "%s: is a directory", path);
-        int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
-        if (write_all(fd, buf, len) != 0) {
-            int saved = errno;
-            close(fd);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
-        }
-        if (close(fd) != 0)
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
-        return 0;
-    }
     size_t pl = strlen(path);
     char *tmp = malloc(pl + 16);
     if (tmp == NULL)
@@ -109,6 +89,46 @@ int sp_write_output(const char *path, const char *buf, size_t len, struct sp_err
     }
     free(tmp);
     return 0;
+}
+
+int sp_write_output(const char *path, const char *buf, size_t len, struct sp_error *e)
+{
+    if (path == NULL || strcmp(path, "-") == 0) {
+        if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0 || ferror(stdout))
+            return sp_fail(e, SP_EXIT_INPUT, "stdout: %s", strerror(errno ? errno : EIO));
+        return 0;
+    }
+    /* An existing path that is not a regular file (/dev/null, /dev/stdout,
+     * a FIFO a consumer reads) is written in place: renaming over it would
+     * replace the device or the pipe with a file. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return sp_fail(e, SP_EXIT_INPUT, "%s: is a directory", path);
+        int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+        if (write_all(fd, buf, len) != 0) {
+            int saved = errno;
+            close(fd);
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+        }
+        if (close(fd) != 0)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+        return 0;
+    }
+    /* Signals that end the process wait until the temporary file is
+     * renamed or removed, so an interrupted write never leaves one behind. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    int rc = replace_file(path, buf, len, e);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
 }
 
 int sp_same_file(const char *a, const char *b)

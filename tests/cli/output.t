@@ -24,3 +24,12 @@ $ stackprint probe --root tests/fixtures/roots/container-bare -o "$T/m.yaml"
 $ head -n 1 "$T/m.yaml"; ls "$T" | wc -l
 > schema: "stackprint/manifest/v1"
 > 1
+
+### SIGTERM while -o is being written: the file is completed (or untouched), no temporary file is left
+# (strace holds fsync for 1.5 s; the signal arrives in the middle; leak checks
+# off because LeakSanitizer cannot run under ptrace)
+$ ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e inject=fsync:delay_enter=1500000 stackprint probe --root tests/fixtures/roots/container-bare -o "$T/m.yaml" &
+$ sleep 0.8; pkill -TERM -x stackprint; wait
+$ ls "$T" | grep -c 'tmp' ; head -n 1 "$T/m.yaml"
+> 0
+> schema: "stackprint/manifest/v1"
