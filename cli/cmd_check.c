@@ -87,6 +87,14 @@ int cmd_check(int argc, char **argv)
             free(policies);
             return rc;
         }
+        size_t ol = out ? strlen(out) : 0;
+        if (i < npolicies && ol > 5 && strcmp(out + ol - 5, ".yaml") == 0 &&
+            sp_inside_dir(out, in)) {
+            rc = sp_usage_error("check", "output '%s' is inside the policy folder '%s'; the "
+                                "next check would load it as a policy", out, in);
+            free(policies);
+            return rc;
+        }
     }
 
     struct sp_policy_set ps;

@@ -157,20 +157,30 @@ int cmd_probe(int argc, char **argv)
             return sp_usage_error("probe", "with --sign, -o '%s' must be a regular file "
                                   "(its envelope is written next to it)", out);
     }
-    /* no output may replace an input: the signing key or the image */
+    /* no output may replace an input: the signing key or the image file
+     * (PATH of PATH:TAG) */
+    char *image_file = NULL, *image_tag = NULL;
+    if (image && image_parse_spec(image, &image_file, &image_tag) != 0)
+        return sp_usage_error("probe", "out of memory");
+    free(image_tag);
     for (int i = 0; i < 2; i++) {
-        const char *in = i == 0 ? sign_key : image;
-        if (sp_same_file(out, in))
+        const char *in = i == 0 ? sign_key : image_file;
+        if (sp_same_file(out, in)) {
+            free(image_file);
             return sp_usage_error("probe", "output '%s' is the %s; it would be overwritten",
                                   out, i == 0 ? "signing key" : "image");
+        }
         if (sign_key && out && strlen(out) < 4096) {
             char envpath[4096 + sizeof ".intoto.json"];
             snprintf(envpath, sizeof envpath, "%s.intoto.json", out);
-            if (sp_same_file(envpath, in))
+            if (sp_same_file(envpath, in)) {
+                free(image_file);
                 return sp_usage_error("probe", "envelope '%s' is the %s; it would be overwritten",
                                       envpath, i == 0 ? "signing key" : "image");
+            }
         }
     }
+    free(image_file);
     if (ctx.python && ctx.python[0] != '/')
         return sp_usage_error("probe", "--python '%s' is not an absolute path (a path "
                               "inside the root, as the root's / sees it)", ctx.python);

@@ -42,6 +42,11 @@ int sp_write_output(const char *path, const char *buf, size_t len, struct sp_err
  * (standard input or output is never a named input). */
 int sp_same_file(const char *a, const char *b);
 
+/* sp_inside_dir: 1 when DIR is an existing folder and PATH (existing or
+ * not) would be a file in it or in one of its sub-folders, links resolved;
+ * else 0 (also for "-" and NULL). */
+int sp_inside_dir(const char *path, const char *dir);
+
 /* sp_write_exclusive: create PATH with MODE, failing if it exists (O_EXCL),
  * write, fsync.  For keys.  Returns 0 or -1 with E set. */
 int sp_write_exclusive(const char *path, const char *buf, size_t len,

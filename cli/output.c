@@ -142,6 +142,29 @@ int sp_same_file(const char *a, const char *b)
     return !ha && !hb && strcmp(a, b) == 0;
 }
 
+int sp_inside_dir(const char *path, const char *dir)
+{
+    if (path == NULL || dir == NULL || strcmp(path, "-") == 0)
+        return 0;
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    char *rdir = realpath(dir, NULL), *copy = strdup(path), *rparent = NULL;
+    int inside = 0;
+    if (rdir && copy) {
+        char *slash = strrchr(copy, '/');
+        const char *parent = slash == NULL ? "." : slash == copy ? "/" : (*slash = '\0', copy);
+        rparent = realpath(parent, NULL);
+        size_t dl = strlen(rdir);
+        inside = rparent && strncmp(rparent, rdir, dl) == 0 &&
+                 (rparent[dl] == '\0' || rparent[dl] == '/' || strcmp(rdir, "/") == 0);
+    }
+    free(rdir);
+    free(copy);
+    free(rparent);
+    return inside;
+}
+
 int sp_write_exclusive(const char *path, const char *buf, size_t len,
                        unsigned mode, struct sp_error *e)
 {

@@ -33,3 +33,20 @@ $ sleep 0.8; pkill -TERM -x stackprint; wait
 $ ls "$T" | grep -c 'tmp' ; head -n 1 "$T/m.yaml"
 > 0
 > schema: "stackprint/manifest/v1"
+
+### check: a YAML report inside a policy folder is refused (the next check would load it), exit 2
+$ mkdir -p "$T/pol/sub" && cp policies/neuron/one-release.yaml "$T/pol/"
+$ stackprint check -p "$T/pol" -o "$T/pol/sub/report.yaml" tests/fixtures/manifests/neuron-2.16.yaml
+? 2
+2>~ is inside the policy folder .*; the next check would load it as a policy
+
+### check: a report next to the policy folder is fine
+$ mkdir -p "$T/pol" && cp policies/neuron/one-release.yaml "$T/pol/"
+$ stackprint check -p "$T/pol" -o "$T/report.yaml" tests/fixtures/manifests/neuron-2.16.yaml && test -s "$T/report.yaml" && echo written
+> written
+
+### probe: -o naming the image file of PATH:TAG is refused, exit 2
+$ touch "$T/img.tar"
+$ stackprint probe --image "$T/img.tar:latest" -o "$T/img.tar"
+? 2
+2>~ output '.*/img.tar' is the image; it would be overwritten
