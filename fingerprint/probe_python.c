@@ -133,7 +133,7 @@ static int same_place(struct probe_ctx *ctx, const char *a, const char *b)
 }
 
 /* Record one other environment whose interpreter is EXE under SLUG. */
-static int record_env(struct probe_ctx *ctx, struct py_factbuf *fb, const char *exe,
+static int record_env(struct probe_ctx *ctx, const char *exe,
                       const char *slug, const char *kind, const char *workload_prefix,
                       struct py_interp *pi)
 {
@@ -145,7 +145,7 @@ static int record_env(struct probe_ctx *ctx, struct py_factbuf *fb, const char *
         if (rc > 0 && pi->real[0]) {
             snprintf(key, sizeof key, "python.env.%s.path", slug);
             snprintf(ev, sizeof ev, "%s; resolves to %s", kind, pi->real);
-            rc = py_factbuf_add(fb, key, exe, ev);
+            rc = probe_set(ctx, key, exe, ev);
         }
         py_interp_free(pi);
         return rc < 0 ? -1 : 0;
@@ -156,23 +156,23 @@ static int record_env(struct probe_ctx *ctx, struct py_factbuf *fb, const char *
     }
     snprintf(key, sizeof key, "python.env.%s.path", slug);
     snprintf(ev, sizeof ev, "%s; resolves to %s", kind, pi->real);
-    rc = py_factbuf_add(fb, key, exe, ev);
+    rc = probe_set(ctx, key, exe, ev);
     if (rc == 0) {
         int v = py_interp_version(ctx, pi, 0, version, sizeof version, ev, sizeof ev);
         snprintf(key, sizeof key, "python.env.%s.version", slug);
-        if (v < 0 || (v == 0 && py_factbuf_add(fb, key, version, ev) != 0))
+        if (v < 0 || (v == 0 && probe_set(ctx, key, version, ev) != 0))
             rc = -1;
     }
     if (rc == 0) {
         snprintf(key, sizeof key, "python.env.%s.pip.", slug);
-        if (py_dists_record(ctx, pi, key, 0, fb) < 0)
+        if (py_dists_record(ctx, pi, key, 0) < 0)
             rc = -1;
     }
     py_interp_free(pi);
     return rc;
 }
 
-static int others(struct probe_ctx *ctx, struct py_factbuf *fb, const char *workload_prefix,
+static int others(struct probe_ctx *ctx, const char *workload_prefix,
                   struct py_interp *pi)
 {
     struct envs ev = { 0 };
@@ -199,12 +199,12 @@ static int others(struct probe_ctx *ctx, struct py_factbuf *fb, const char *work
         snprintf(slugs[nslugs++], sizeof slugs[0], "%s", slug);
         char kind[SP_ROOT_PATH_MAX + 64];
         snprintf(kind, sizeof kind, "%s %s", ev.kind[i], ev.path[i]);
-        rc = record_env(ctx, fb, exe, slug, kind, workload_prefix, pi);
+        rc = record_env(ctx, exe, slug, kind, workload_prefix, pi);
     }
     for (size_t i = 0; i < ev.n; i++)
         free(ev.path[i]);
     if (rc == 0 && root_exists(ctx->root, "/usr/bin/python3"))
-        rc = record_env(ctx, fb, "/usr/bin/python3", "system",
+        rc = record_env(ctx, "/usr/bin/python3", "system",
                         "the system interpreter /usr/bin/python3", workload_prefix, pi);
     return rc;
 }
@@ -212,7 +212,6 @@ static int others(struct probe_ctx *ctx, struct py_factbuf *fb, const char *work
 int probe_python(struct probe_ctx *ctx, struct sp_error *e)
 {
     struct py_interp *pi = calloc(1, sizeof *pi);
-    struct py_factbuf fb = { 0 };
     char *prefix = NULL;
     int rc = -1;
     if (pi == NULL)
@@ -224,38 +223,37 @@ int probe_python(struct probe_ctx *ctx, struct sp_error *e)
         /* found, but its environment cannot be read (warned): the path only */
         char ev[SP_ROOT_PATH_MAX * 2 + 1200];
         snprintf(ev, sizeof ev, "%s; resolves to %s", pi->how, pi->real);
-        if (py_factbuf_add(&fb, "python.path", pi->exe, ev) != 0)
+        if (probe_set(ctx, "python.path", pi->exe, ev) != 0)
             goto out;
     }
     if (found == 0) {
         char ev[SP_ROOT_PATH_MAX * 2 + 1200], version[64];
         snprintf(ev, sizeof ev, "%s; resolves to %s", pi->how, pi->real);
-        if (py_factbuf_add(&fb, "python.path", pi->exe, ev) != 0)
+        if (probe_set(ctx, "python.path", pi->exe, ev) != 0)
             goto out;
         if (pi->venv)
             snprintf(ev, sizeof ev, "%s (a venv; base %s)", pi->venv_cfg, pi->base);
         else
             snprintf(ev, sizeof ev, "%s/os.py (the stdlib landmark)", pi->stdlib);
-        if (py_factbuf_add(&fb, "python.prefix", pi->prefix, ev) != 0)
+        if (probe_set(ctx, "python.prefix", pi->prefix, ev) != 0)
             goto out;
         int v = py_interp_version(ctx, pi, 0, version, sizeof version, ev, sizeof ev);
-        if (v < 0 || (v == 0 && py_factbuf_add(&fb, "python.version", version, ev) != 0))
+        if (v < 0 || (v == 0 && probe_set(ctx, "python.version", version, ev) != 0))
             goto out;
-        if (py_dists_record(ctx, pi, "pip.", 0, &fb) < 0)
+        if (py_dists_record(ctx, pi, "pip.", 0) < 0)
             goto out;
         if ((prefix = strdup(pi->prefix)) == NULL)
             goto out;
     }
     py_interp_free(pi);
-    if (others(ctx, &fb, prefix, pi) != 0)
+    if (others(ctx, prefix, pi) != 0)
         goto out;
-    rc = py_factbuf_flush(ctx, &fb);
+    rc = 0;
 out:
     if (pi)
         py_interp_free(pi);
     free(pi);
     free(prefix);
-    py_factbuf_free(&fb);
     if (rc != 0)
         return sp_fail(e, SP_EXIT_INPUT, "python: %s", strerror(ENOMEM));
     return 0;

@@ -115,62 +115,6 @@ static int minor_from_name(const char *name)
     return v >= 0 && v < 1000 ? (int)v : -1;
 }
 
-/* ---------- the fact buffer ---------- */
-
-int py_factbuf_add(struct py_factbuf *fb, const char *key, const char *value,
-                   const char *evidence)
-{
-    if (fb->n == fb->cap) {
-        size_t ncap = fb->cap ? fb->cap * 2 : 64;
-        struct py_fact *nv = realloc(fb->v, ncap * sizeof *nv);
-        if (nv == NULL)
-            return -1;
-        fb->v = nv;
-        fb->cap = ncap;
-    }
-    struct py_fact *f = &fb->v[fb->n];
-    f->key = strdup(key);
-    f->value = strdup(value);
-    f->evidence = evidence ? strdup(evidence) : NULL;
-    if (f->key == NULL || f->value == NULL || (evidence && f->evidence == NULL)) {
-        free(f->key);
-        free(f->value);
-        free(f->evidence);
-        errno = ENOMEM;
-        return -1;
-    }
-    fb->n++;
-    return 0;
-}
-
-static int cmp_py_fact(const void *a, const void *b)
-{
-    return strcmp(((const struct py_fact *)a)->key, ((const struct py_fact *)b)->key);
-}
-
-void py_factbuf_free(struct py_factbuf *fb)
-{
-    for (size_t i = 0; i < fb->n; i++) {
-        free(fb->v[i].key);
-        free(fb->v[i].value);
-        free(fb->v[i].evidence);
-    }
-    free(fb->v);
-    memset(fb, 0, sizeof *fb);
-}
-
-int py_factbuf_flush(struct probe_ctx *ctx, struct py_factbuf *fb)
-{
-    int rc = 0;
-    if (fb->n > 1)
-        qsort(fb->v, fb->n, sizeof *fb->v, cmp_py_fact);   /* stable enough: keys unique per writer */
-    factset_sort(ctx->facts);
-    for (size_t i = 0; i < fb->n && rc == 0; i++)
-        rc = probe_set(ctx, fb->v[i].key, fb->v[i].value, fb->v[i].evidence);
-    py_factbuf_free(fb);
-    return rc;
-}
-
 /* ---------- small files ---------- */
 
 /* Read a small text file; NULL with errno on failure. */
@@ -1646,7 +1590,7 @@ static int read_dist(struct probe_ctx *ctx, int flags, const char *dir, const ch
 }
 
 long py_dists_record(struct probe_ctx *ctx, const struct py_interp *pi,
-                     const char *keyprefix, int flags, struct py_factbuf *fb)
+                     const char *keyprefix, int flags)
 {
     struct dist *v = NULL;
     size_t n = 0, cap = 0;
@@ -1686,7 +1630,7 @@ long py_dists_record(struct probe_ctx *ctx, const struct py_interp *pi,
                       v[first].evidence, v[first].version, v[i].evidence, v[i].version);
             continue;
         }
-        if (py_factbuf_add(fb, v[i].key, v[i].version, v[i].evidence) != 0)
+        if (probe_set(ctx, v[i].key, v[i].version, v[i].evidence) != 0)
             rc = -1;
         else
             recorded++;

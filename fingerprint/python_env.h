@@ -140,31 +140,13 @@ int py_metadata_read(struct root *r, const char *path, int want_requires,
                      struct py_metadata *m);
 void py_metadata_free(struct py_metadata *m);
 
-/* Facts gathered by the Python probes before they enter the fact set, so
- * they can be inserted in key order (the fact set keeps binary search while
- * keys arrive sorted).  Owned strings; py_factbuf_flush frees them. */
-struct py_fact {
-    char *key, *value, *evidence;
-};
-struct py_factbuf {
-    struct py_fact *v;
-    size_t n, cap;
-};
-/* py_factbuf_add: copy KEY, VALUE, EVIDENCE (may be NULL) in.  0, or -1 ENOMEM. */
-int py_factbuf_add(struct py_factbuf *fb, const char *key, const char *value,
-                   const char *evidence);
-/* py_factbuf_flush: sort FB by key and record each fact with probe_set (a
- * later duplicate key replaces an earlier one); empties FB.  0, or -1 ENOMEM. */
-int py_factbuf_flush(struct probe_ctx *ctx, struct py_factbuf *fb);
-void py_factbuf_free(struct py_factbuf *fb);
-
-/* py_dists_record: add KEYPREFIX<pep503 name> = Version to FB for every
+/* py_dists_record: record KEYPREFIX<pep503 name> = Version (probe_set) for every
  * distribution of PI's sys.path (the first of a name in sys.path order
  * wins; inside one folder, byte order of the entry names), evidence the
  * METADATA path, with warnings for what could not be read (unless
  * PY_QUIET).  Returns the number of facts added, or -1 on ENOMEM. */
 long py_dists_record(struct probe_ctx *ctx, const struct py_interp *pi,
-                     const char *keyprefix, int flags, struct py_factbuf *fb);
+                     const char *keyprefix, int flags);
 
 /* py_find_package: the first sys.path folder of PI holding package folder
  * NAME (NAME/__init__.py), as `import NAME` would find it; writes
