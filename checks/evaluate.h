@@ -43,7 +43,7 @@ enum sp_role { SP_ROLE_WHEN, SP_ROLE_REQUIRE, SP_ROLE_FORBID };
 #define SP_EVAL_STRICT 1u              /* warnings fail the check too */
 
 struct sp_eval_ctx {
-    const struct factset *facts;       /* sorted (factset_sort) for speed */
+    const struct factset *facts;       /* (a fact set is always sorted by key) */
     unsigned flags;                    /* SP_EVAL_* */
 };
 

@@ -207,7 +207,6 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
         goto nomem;
 
     /* the components, in key order (facts are sorted) */
-    factset_sort(facts);
     int have_runtime_pkg = 0, have_coll_pkg = 0;
     for (size_t i = 0; i < facts->count; i++) {
         const char *k = facts->facts[i].key;

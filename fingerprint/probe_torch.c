@@ -314,7 +314,6 @@ int probe_torch(struct probe_ctx *ctx, struct sp_error *e)
         rc = 0;   /* no interpreter: the python probe said so */
         goto out;
     }
-    factset_sort(ctx->facts);
     if (build_facts(ctx, pi) != 0 || backend(ctx, pi) != 0)
         goto out;
     cuda_on_neuron(ctx);

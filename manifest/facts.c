@@ -80,11 +80,6 @@ char *sp_utf8_sanitize(const char *s, size_t len)
     return r;
 }
 
-void factset_sort(struct factset *fs)
-{
-    (void)fs;    /* facts are kept sorted as they are set */
-}
-
 /* Binary search: the fact for KEY, or NULL with *AT set to where it would
  * be inserted.  The facts are always kept sorted bytewise by key. */
 static struct fact *search(const struct factset *fs, const char *key, size_t *at)
@@ -259,9 +254,8 @@ int fact_is_volatile(const char *key)
     return 0;
 }
 
-int factset_stack_id(struct factset *fs, char out[72])
+int factset_stack_id(const struct factset *fs, char out[72])
 {
-    factset_sort(fs);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     unsigned char md[32];
     unsigned int mdlen = 0;

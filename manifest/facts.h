@@ -67,11 +67,6 @@ int factset_warn(struct factset *fs, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int factset_vwarn(struct factset *fs, const char *fmt, va_list ap);
 
-/* factset_sort: kept for callers written before the set kept itself sorted:
- * facts are always in bytewise key order (strcmp), as DESIGN.md asks for
- * deterministic output; lookups and inserts are binary searches. */
-void factset_sort(struct factset *fs);
-
 /* fact_is_volatile: 1 for keys left out of the stack id because they name
  * one node rather than its stack: host.hostname, host.instance_id and
  * container.id (stackprint-manifest(5), "VOLATILE KEYS"). */
@@ -79,8 +74,8 @@ int fact_is_volatile(const char *key);
 
 /* factset_stack_id: "sha256:<64 hex>" into OUT (at least 72 bytes): the
  * SHA-256 of the lines "key=value\n" of every non-volatile fact, sorted
- * bytewise by key.  Sorts FS.  Returns 0, or -1 if OpenSSL fails. */
-int factset_stack_id(struct factset *fs, char out[72]);
+ * bytewise by key.  Returns 0, or -1 if OpenSSL fails. */
+int factset_stack_id(const struct factset *fs, char out[72]);
 
 /* sp_utf8_sanitize: a malloc'd copy of the LEN bytes at S in which every
  * byte that is not part of valid UTF-8 (RFC 3629: no overlongs, no

@@ -35,7 +35,7 @@ struct manifest {
 void manifest_init(struct manifest *m);
 void manifest_free(struct manifest *m);
 
-/* manifest_finish: sort the facts and compute stack_id.  Call after the
+/* manifest_finish: compute stack_id from the facts.  Call after the
  * probes and before writing.  Returns 0 or -1 (OpenSSL failure). */
 int manifest_finish(struct manifest *m);
 

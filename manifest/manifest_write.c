@@ -26,7 +26,6 @@ void manifest_free(struct manifest *m)
 
 int manifest_finish(struct manifest *m)
 {
-    factset_sort(&m->facts);
     return factset_stack_id(&m->facts, m->stack_id);
 }
 
