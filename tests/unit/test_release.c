@@ -103,9 +103,9 @@ static void single_release(void **state)
     };
     struct factset fs;
     infer(&fs, kv);
-    const char *rel = factset_get(&fs, "neuron.sdk.release");
-    assert_non_null(rel);
-    assert_true(strcmp(rel, "2.31.0") == 0 || strcmp(rel, "2.31") == 0);
+    /* the table lists all three versions in 2.31.0 and 2.31.1: the 2.31 line */
+    assert_fact(&fs, "neuron.sdk.release", "2.31");
+    assert_fact(&fs, "neuron.sdk.candidates", "2.31.0,2.31.1");
     assert_fact(&fs, "neuron.sdk.compiler_release", "2.31.0");
     assert_fact(&fs, "neuron.sdk.python", "3.11,3.12,3.13");
     factset_free(&fs);
