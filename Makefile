@@ -105,4 +105,14 @@ uninstall:
 clean:
 	rm -rf build build-san build-*
 
+# check's default policy folder is DATADIR's, compiled in; the stamp holds
+# the DATADIR it was built with, so a changed PREFIX rebuilds it
+$(BUILD)/datadir.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+$(BUILD)/obj/cli/cmd_check.o: $(BUILD)/datadir.stamp
+$(BUILD)/obj/cli/cmd_check.o: ALL_CFLAGS += -DSP_DATADIR='"$(DATADIR)"'
+.PHONY: FORCE
+FORCE:
+
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -89,11 +89,24 @@ struct sp_policy {
     size_t nrules;
 };
 
+/* A fact key a policy names that no page documents, or that is one edit
+ * from a well-known key (manifest/fact_keys.h).  TEXT is "FILE:LINE:COL:
+ * 'KEY': not a documented fact key; did you mean 'NEAR'? (stackprint help keys)" or "FILE:LINE:COL:
+ * 'KEY': did you mean 'NEAR'? (a well-known key one edit away)". */
+struct sp_policy_warning {
+    char *text;
+    int undocumented;                    /* 1: the key matches no documented
+                                            key or pattern (an error under
+                                            --strict); 0: a near miss */
+};
+
 struct sp_policy_set {
     struct sp_policy *policies;          /* in load order */
     size_t count, cap;
     struct catalog *catalog;             /* the release catalog; NULL when none */
     char *catalog_file;                  /* where it was read from */
+    struct sp_policy_warning *warnings;  /* in load order */
+    size_t nwarnings;
 };
 
 void sp_policy_set_init(struct sp_policy_set *ps);
@@ -104,19 +117,23 @@ void sp_policy_set_free(struct sp_policy_set *ps);
  * catalog, make it PS's catalog.  A policy name already in PS is an error,
  * and so is a second catalog ("NAME:LINE:COL: a second release catalog
  * (one is loaded from FILE)").  Returns 0, or -1 with E set
- * (SP_EXIT_INPUT); PS is unchanged on error. */
+ * (SP_EXIT_INPUT); PS is unchanged on error.  Each fact key a policy
+ * names (requirement keys, one_of_fact keys, ${KEY} references) that is
+ * not documented, or is a near miss of a well-known key, adds a warning to
+ * PS->warnings. */
 int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
                     const char *name, struct sp_error *e);
 
-/* sp_policy_load: PATH is a policy file, or a folder whose "*.yaml" files,
+/* sp_policy_load: PATH is a policy file, or a folder whose "*.yaml" and
+ * "*.yml" files,
  * in it and in its sub-folders down to SP_POLICY_DEPTH_MAX levels (hidden
  * names skipped, symbolic links to folders not followed, at most
  * SP_POLICY_FILES_MAX files), are loaded in bytewise order of their paths.
  * Only regular files are read (never blocking on a FIFO), each at most
  * SP_POLICY_MAX_BYTES.  A folder without one is an error.  Returns 0, or
  * -1 with E set (SP_EXIT_INPUT): "PATH: <strerror>", "PATH: not a regular
- * file", "PATH: larger than the policy size limit (1048576 bytes)", "PATH: no *.yaml policy
- * files", "PATH: more than 1000 policy files", "PATH: folders nested deeper
+ * file", "PATH: larger than the policy size limit (1048576 bytes)", "PATH: no *.yaml or
+ * *.yml policy files", "PATH: more than 1000 policy files", "PATH: folders nested deeper
  * than 8 levels", or any sp_policy_parse() error. */
 int sp_policy_load(struct sp_policy_set *ps, const char *path, struct sp_error *e);
 

@@ -172,7 +172,7 @@ static void folders_and_files(void **state)
     sp_policy_set_init(&ps);
 
     assert_int_equal(sp_policy_load(&ps, dir, &e), -1);              /* empty folder */
-    snprintf(path, sizeof path, "%s: no *.yaml policy files", dir);
+    snprintf(path, sizeof path, "%s: no *.yaml or *.yml policy files", dir);
     assert_string_equal(e.msg, path);
 
     write_file(dir, "b.yaml", "policy: b\nrequire: {k: present}\n");
