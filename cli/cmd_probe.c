@@ -21,7 +21,20 @@ static const char probe_usage[] =
     "usage: stackprint probe [--root DIR | --image PATH[:TAG] [--platform OS/ARCH[/VARIANT]]]\n"
     "                        [--python PATH]"
     " [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
-    "                        [--format yaml|json] [-o FILE [--sign KEY]]\n";
+    "                        [--format yaml|json] [-o FILE [--sign KEY]]\n"
+    "Fingerprint this host, a copied root or an image; write the manifest.\n"
+    "options:\n"
+    "  -r, --root DIR             probe a copied tree; nothing outside DIR is read\n"
+    "  -i, --image PATH[:TAG]     probe an OCI layout, OCI archive or docker save tarball\n"
+    "      --platform OS/ARCH[/VARIANT]  the image to take from a multi-platform index\n"
+    "      --python PATH          the workload's interpreter (default: $VIRTUAL_ENV, else python3 on PATH)\n"
+    "      --image-digest sha256:HEX  the digest of the image this container runs\n"
+    "      --imds                 ask EC2's instance metadata service (IMDSv2)\n"
+    "      --imds-endpoint HOST:PORT  the metadata service to ask (default 169.254.169.254:80)\n"
+    "  -f, --format FORMAT        yaml (default) or json\n"
+    "  -o, --output FILE          write the manifest to FILE (atomically), not stdout\n"
+    "      --sign KEY             with -o, also write FILE.intoto.json signed with KEY\n"
+    "  -h, --help                 show this help\n";
 
 /* The last second RFC 3339's four-digit year can write,
  * 9999-12-31T23:59:59Z, as seconds since the epoch. */
