@@ -70,7 +70,7 @@ static int not_a_command(const char *name)
  * --help prints, so every command in the table has one. */
 static int help(int argc, char **argv)
 {
-    if (argc < 3) {
+    if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
         usage(stdout);
         return SP_EXIT_OK;
     }
