@@ -12,7 +12,9 @@
  *       ...                         default error), message
  * A TEST is: present | absent | a specifier set (text starting with one of
  * < > = ! ~) in the key's scheme, whose versions may be fact references
- * ${KEY} or ${KEY:N} (specifier.h) | any other text, matched exactly |
+ * ${KEY} or ${KEY:N} (specifier.h) | any other text, matched exactly,
+ * except a word one edit from present or absent, or one of them in another
+ * case (refused as a misspelled keyword) |
  * {one_of: [TEXT, ...]} | {equals: TEXT} | {specifier: SET, scheme: NAME} |
  * {one_of_fact: KEY, components: N}: the value (its first N release
  * components when N is given) is one of the comma-separated values of
@@ -140,7 +142,10 @@ int sp_policy_load(struct sp_policy_set *ps, const char *path, struct sp_error *
 /* sp_test_from_text: the test a scalar TEXT means for fact KEY (present,
  * absent, a specifier set in the key's scheme, or an exact value).  For
  * callers building tests outside a file (and for unit tests).  Returns 0,
- * or -1 with E set ("'TEXT': why"). */
+ * or -1 with E set ("'TEXT': why"; for a misspelled keyword "'presnt' is
+ * one edit from the keyword present: write present, or {equals: "presnt"}
+ * for this exact text"; edits as sp_edit_distance() counts them, ASCII
+ * case ignored). */
 int sp_test_from_text(const char *key, const char *text, struct sp_test *t,
                       struct sp_error *e);
 void sp_test_free(struct sp_test *t);
