@@ -50,7 +50,7 @@ const char *probe_getenv(const struct probe_ctx *ctx, const char *name);
 
 /* probe_warn_errno: the standard warning for a file that could not be read:
  * "<what>: <path>: <strerror(err)>", with "permission denied" and friends in
- * lowercase as DESIGN.md shows. */
+ * lowercase as stackprint-manifest(5) shows. */
 void probe_warn_errno(struct probe_ctx *ctx, const char *what, const char *path, int err);
 
 /* probe_set: factset_set that turns a refused value (too long, empty) into a

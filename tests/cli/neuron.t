@@ -3,7 +3,7 @@
 # Each case checks the exit status and the policy, rule and key it must name.
 # Expected verdicts come from the SDK's release table (n2-manifest.json, as
 # policies/neuron/catalog.yaml holds it), the release notes each policy's
-# source names, and the public reports of issue 6; each fixture's header
+# source names, and the public reports each fixture names; each fixture's header
 # says why.
 
 ### every fixture's stack_id is the sha256 of its key=value lines sorted by key (sha256sum as the oracle)
