@@ -30,6 +30,8 @@ struct probe_ctx {
     int imds;                    /* --imds given */
     const char *imds_endpoint;   /* "host:port" for IMDS; NULL for the default */
     int imds_timeout_ms;         /* per request */
+    int deep;                    /* --deep: run the workload interpreter once */
+    int deep_timeout_ms;         /* --deep-timeout, in ms; 0 for the default */
 };
 
 struct probe {
@@ -76,5 +78,6 @@ SP_PROBE_DECL(probe_gpu);
 SP_PROBE_DECL(probe_container);
 SP_PROBE_DECL(probe_env);
 SP_PROBE_DECL(probe_imds);
+SP_PROBE_DECL(probe_runtime);
 
 #endif
