@@ -35,6 +35,20 @@ const struct sp_fact_key_doc sp_fact_keys[] = {
     { "torch.build.cuda", D, MAN },
     { "torch.build.git", D, MAN },
     { "torch.backend", D, MAN },
+    /* what the interpreter itself reports (probe --deep) */
+    { "runtime.python.version", D, MAN },
+    { "runtime.python.prefix", D, MAN },
+    { "runtime.python.executable", D, MAN },
+    { "runtime.torch.version", D, MAN },
+    { "runtime.torch.file", D, MAN },
+    { "runtime.torch.cuda", D, MAN },
+    { "runtime.torch.cxx11_abi", D, MAN },
+    { "runtime.torch.privateuse1", D, MAN },
+    { "runtime.torch_neuronx.version", D, MAN },
+    { "runtime.torch_neuronx.file", D, MAN },
+    { "runtime.torch_neuronx.imports_torch_xla", D, MAN },
+    { "runtime.torch.backend", D, MAN },
+    { "runtime.disagreements", D, MAN },
     /* image */
     { "image.config_digest", D, MAN },
     { "image.manifest_digest", D, MAN },
@@ -263,11 +277,17 @@ const char *sp_fact_key_nearest(const char *key, char *out, size_t outsz)
                     !sp_fact_key_documented(cand))
                     continue;
             } else {
+                /* "deb-aws-x" as deb.aws-x; "debb.aws-x" as deb.aws-x:
+                 * KEY's first part, or as many bytes as the fixed text
+                 * when KEY has no dot, replaced by the fixed text */
                 size_t fixed = (size_t)(star - d->pattern);
-                if (star[1] != '\0' || strlen(key) <= fixed || fixed + strlen(key) >= sizeof cand)
+                const char *dot = strchr(key, '.');
+                const char *rest = dot ? dot + 1 : key + fixed;
+                if (star[1] != '\0' || strlen(key) <= fixed || fixed + strlen(key) >= sizeof cand ||
+                    memchr(d->pattern, '.', fixed - 1) != NULL)
                     continue;
                 memcpy(cand, d->pattern, fixed);
-                strcpy(cand + fixed, key + fixed);
+                strcpy(cand + fixed, rest);
                 if (!sp_fact_key_documented(cand))
                     continue;
             }

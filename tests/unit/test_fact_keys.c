@@ -58,6 +58,10 @@ static void nearest(void **state)
                         "neuron.sdk.instances");
     assert_string_equal(sp_fact_key_nearest("image.layer.001.diffid", out, sizeof out),
                         "image.layer.001.diff_id");
+    assert_string_equal(sp_fact_key_nearest("debb.aws-neuronx-dkms", out, sizeof out),
+                        "deb.aws-neuronx-dkms");
+    assert_string_equal(sp_fact_key_nearest("runtime.torch.versoin", out, sizeof out),
+                        "runtime.torch.version");
     /* a small buffer is cut, never overrun */
     char small[6];
     assert_string_equal(sp_fact_key_nearest("pyhton.version", small, sizeof small), "pytho");
