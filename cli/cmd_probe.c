@@ -22,7 +22,7 @@ static const char probe_usage[] =
     "                        [--python PATH]"
     " [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
     "                        [--deep [--deep-timeout SECONDS]]\n"
-    "                        [--format yaml|json] [-o FILE [--sign KEY]]\n";
+    "                        [--format yaml|json|cyclonedx] [-o FILE [--sign KEY]]\n";
 
 /* --deep-timeout: whole seconds, 1 to an hour */
 #define SP_DEEP_TIMEOUT_MAX 3600
@@ -118,6 +118,7 @@ int cmd_probe(int argc, char **argv)
     const char *deep_timeout = NULL;
     struct probe_ctx ctx = { .imds_timeout_ms = 1000 };
     enum manifest_format format = MANIFEST_YAML;
+    int cyclonedx = 0;   /* --format cyclonedx: the manifest exported, as `export` does */
     struct sp_error e = { 0 };
     int c;
 
@@ -137,8 +138,11 @@ int cmd_probe(int argc, char **argv)
                 format = MANIFEST_YAML;
             else if (strcmp(optarg, "json") == 0)
                 format = MANIFEST_JSON;
+            else if (strcmp(optarg, "cyclonedx") == 0)
+                cyclonedx = 1;
             else
-                return sp_usage_error("probe", "unknown format '%s' (yaml or json)", optarg);
+                return sp_usage_error("probe", "unknown format '%s' (yaml, json or cyclonedx)",
+                                      optarg);
             break;
         case 'o': out = optarg; break;
         case OPT_SIGN: sign_key = optarg; break;
@@ -153,6 +157,9 @@ int cmd_probe(int argc, char **argv)
         return sp_usage_error("probe", "unexpected argument '%s'", argv[optind]);
     if (rootdir && image)
         return sp_usage_error("probe", "--root and --image exclude each other");
+    if (sign_key && cyclonedx)
+        return sp_usage_error("probe", "--sign signs a manifest: write it as yaml or json, "
+                              "then 'stackprint sign --predicate cyclonedx'");
     if (sign_key && (out == NULL || strcmp(out, "-") == 0))
         return sp_usage_error("probe", "--sign needs -o FILE (the envelope is FILE.intoto.json)");
     if (platform && !image)
@@ -264,7 +271,8 @@ int cmd_probe(int argc, char **argv)
     if (probe_run_all(&ctx, &e) != 0 ||
         (root->kind == ROOT_IMAGE && image_root_facts(root, &m.facts) != 0) ||
         manifest_finish(&m) != 0 ||
-        manifest_render(&m, format, &buf, &len, &e) != 0 ||
+        (cyclonedx ? sp_export_render(&m, "cyclonedx", &buf, &len, &e)
+                   : manifest_render(&m, format, &buf, &len, &e)) != 0 ||
         sp_write_output(out, buf, len, &e) != 0) {
         if (e.msg[0] == '\0')
             sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(errno ? errno : EIO));
