@@ -49,6 +49,19 @@ const struct sp_fact_key_doc sp_fact_keys[] = {
     { "runtime.torch_neuronx.imports_torch_xla", D, MAN },
     { "runtime.torch.backend", D, MAN },
     { "runtime.disagreements", D, MAN },
+    /* the Neuron compile cache and NEFF files */
+    { "neuron.cache.path", D, MAN },
+    { "neuron.cache.url", D, MAN },
+    { "neuron.cache.compilers", D, MAN },
+    { "neuron.cache.modules", D, MAN },
+    { "neuron.cache.modules_by_compiler", D, MAN },
+    { "neuron.cache.locked", D, MAN },
+    { "neuron.cache.failed", D, MAN },
+    { "neuron.cache.targets", D, MAN },
+    { "neuron.cache.other_targets", D, MAN },
+    { "neuron.neff.*.path", D, MAN },
+    { "neuron.neff.*.size", D, MAN },
+    { "neuron.neff.*.sha256", D, MAN },
     /* image */
     { "image.config_digest", D, MAN },
     { "image.manifest_digest", D, MAN },
@@ -286,6 +299,18 @@ const char *sp_fact_key_nearest(const char *key, char *out, size_t outsz)
                 if (star[1] != '\0' || strlen(key) <= fixed || fixed + strlen(key) >= sizeof cand ||
                     memchr(d->pattern, '.', fixed - 1) != NULL)
                     continue;
+                if (dot) {               /* only a near first part: "debb" */
+                    char first[SP_EDIT_MAX + 1], fixed_part[SP_EDIT_MAX + 1];
+                    size_t fl = (size_t)(dot - key);
+                    if (fl > SP_EDIT_MAX)
+                        continue;
+                    memcpy(first, key, fl);
+                    first[fl] = '\0';
+                    memcpy(fixed_part, d->pattern, fixed - 1);
+                    fixed_part[fixed - 1] = '\0';
+                    if (sp_edit_distance(first, fixed_part, 2) > 2)
+                        continue;
+                }
                 memcpy(cand, d->pattern, fixed);
                 strcpy(cand + fixed, rest);
                 if (!sp_fact_key_documented(cand))

@@ -32,13 +32,18 @@ is() {
 
 check "complete -F _stackprint stackprint is registered" \
     sh -c "bash -c '. \"$TOP/completion/stackprint.bash\"; complete -p stackprint' | grep -q '_stackprint'"
-is "commands" "stackprint ''" "--help --version check help keygen probe sign verify"
+# the commands are those of the binary's table (its --help), whichever
+# others have been added; at least these five
+cmds=$("$STACKPRINT" --help | sed -n 's/^  \([a-z][a-z0-9-]*\)  .*/\1/p' | sort | tr '\n' ' ')
+check "the table holds probe, check, keygen, sign and verify" \
+    sh -c "echo ' $cmds' | grep ' check ' | grep ' keygen ' | grep ' probe ' | grep ' sign ' | grep -q ' verify '"
+is "commands" "stackprint ''" "$(printf '%s\n' --help --version help $cmds | sort | tr '\n' ' ' | sed 's/ $//')"
 is "a command's prefix" "stackprint pr" "probe"
-is "help takes a command or keys" "stackprint help ''" "check keygen keys probe sign verify"
+is "help takes a command or keys" "stackprint help ''" "$(printf '%s\n' keys $cmds | sort | tr '\n' ' ' | sed 's/ $//')"
 is "options of check, from check --help" "stackprint check --" "--format --help --output --policy --strict"
 is "short options of sign" "stackprint sign -" "--help --key --output -h -k -o"
 is "check --format values, from its usage" "stackprint check --format j" "json junit"
-is "probe -f values (short option)" "stackprint probe -f ''" "json yaml"
+is "probe -f values (short option)" "stackprint probe -f j" "json"
 is "keygen --type values" "stackprint keygen --type ''" "ecdsa-p256 ed25519"
 is "--policy completes files and folders" "stackprint check --policy ''" "m.yaml pol"
 is "the manifest completes files" "stackprint check --strict m" "m.yaml"

@@ -14,13 +14,14 @@ check "help keys exits 0 and prints the table" test -s "$TMPDIR/table"
 # keys in bold, italic parts are filled in by the probe ("*"); an entry is
 # the line after .TP.
 /usr/bin/python3 - "$TMPDIR/table" >"$TMPDIR/py.out" <<'EOF'
-import re, shlex, sys
+import re, sys
 
 def keys_of(line):
     macro, rest = line.split(" ", 1)
     if macro in (".BR", ".BI"):
         fonts = "BR" if macro == ".BR" else "BI"
-        text = "".join("\\f" + fonts[i % 2] + a for i, a in enumerate(shlex.split(rest)))
+        args = [a[1:-1] if a.startswith('"') else a for a in re.findall(r'"[^"]*"|\S+', rest)]
+        text = "".join("\\f" + fonts[i % 2] + a for i, a in enumerate(args))
     else:
         text = "\\fB" + rest
     out, font = "", "B"
