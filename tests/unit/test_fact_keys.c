@@ -47,21 +47,19 @@ static void documented(void **state)
 static void nearest(void **state)
 {
     (void)state;
+    static const char *const cases[][2] = {
+        { "pyhton.version", "python.version" },
+        { "torch.backnd", "torch.backend" },
+        { "deb-aws-neuronx-dkms", "deb.aws-neuronx-dkms" },
+        { "debb.aws-neuronx-dkms", "deb.aws-neuronx-dkms" },
+        { "python.env.foo.pth", "python.env.foo.path" },
+        { "neuron.sdk.instance", "neuron.sdk.instances" },
+        { "image.layer.001.diffid", "image.layer.001.diff_id" },
+        { "runtime.torch.versoin", "runtime.torch.version" },
+    };
     char out[300];
-    assert_string_equal(sp_fact_key_nearest("pyhton.version", out, sizeof out), "python.version");
-    assert_string_equal(sp_fact_key_nearest("torch.backnd", out, sizeof out), "torch.backend");
-    assert_string_equal(sp_fact_key_nearest("deb-aws-neuronx-dkms", out, sizeof out),
-                        "deb.aws-neuronx-dkms");
-    assert_string_equal(sp_fact_key_nearest("python.env.foo.pth", out, sizeof out),
-                        "python.env.foo.path");
-    assert_string_equal(sp_fact_key_nearest("neuron.sdk.instance", out, sizeof out),
-                        "neuron.sdk.instances");
-    assert_string_equal(sp_fact_key_nearest("image.layer.001.diffid", out, sizeof out),
-                        "image.layer.001.diff_id");
-    assert_string_equal(sp_fact_key_nearest("debb.aws-neuronx-dkms", out, sizeof out),
-                        "deb.aws-neuronx-dkms");
-    assert_string_equal(sp_fact_key_nearest("runtime.torch.versoin", out, sizeof out),
-                        "runtime.torch.version");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        assert_string_equal(sp_fact_key_nearest(cases[i][0], out, sizeof out), cases[i][1]);
     /* a small buffer is cut, never overrun */
     char small[6];
     assert_string_equal(sp_fact_key_nearest("pyhton.version", small, sizeof small), "pytho");
