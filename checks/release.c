@@ -168,8 +168,9 @@ static int set(struct factset *fs, const char *key, const char *value, const cha
     return 0;
 }
 
-/* KEY = the upstream version (no epoch, no revision after the last '-')
- * of the first of the facts A, B, C that is present; evidence: its key. */
+/* KEY = the upstream version (catalog_upstream(): no epoch, no revision,
+ * no yum build hash) of the first of the facts A, B, C that is present, or
+ * a neuron.* fact's value as is; evidence: its key. */
 static int upstream_fact(struct factset *fs, const char *key, const char *a, const char *b,
                          const char *c, struct sp_error *e)
 {
@@ -179,11 +180,10 @@ static int upstream_fact(struct factset *fs, const char *key, const char *a, con
         if (v == NULL)
             continue;
         char buf[SP_FACT_VALUE_MAX + 1];
-        const char *colon = strchr(v, ':');
-        snprintf(buf, sizeof buf, "%s", colon && strncmp(from[i], "neuron.", 7) != 0 ? colon + 1 : v);
-        char *dash = strrchr(buf, '-');
-        if (dash && strncmp(from[i], "neuron.", 7) != 0)
-            *dash = '\0';
+        size_t n = strlen(v);
+        if (strncmp(from[i], "neuron.", 7) != 0)
+            v = catalog_upstream(v, &n);
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < SP_FACT_VALUE_MAX ? n : SP_FACT_VALUE_MAX), v);
         return set(fs, key, buf, from[i], e);
     }
     return 0;

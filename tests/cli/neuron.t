@@ -165,3 +165,25 @@ $ /usr/bin/python3 tests/sh/check_sarif.py $T/s.json
 >~ j.xml validates$
 >~ ^ok - sarif 2.1.0 required fields
 >! fails|error
+
+### Neuron's yum spelling (the build hash after '_' in the rpm VERSION) reads as the deb one
+# tests/fixtures/cases/rpm-neuron-yum-spelling: the 2.19 set from Amazon Linux
+# 2 (huggingface/optimum-neuron#658), and the same versions in the deb
+# spelling: the SDK's table lists runtime-lib 2.21.41.0 and collectives
+# 2.21.46.0 in 2.19.0 and 2.19.1 only, so both give the 2.19 line, the same
+# candidates, and the runtime version without the hash.
+$ d=tests/fixtures/cases/rpm-neuron-yum-spelling
+$ for m in manifest.json manifest-deb-control.json; do stackprint check -p policies/ -f json $d/$m | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin)["neuron_sdk"]; print("sdk", s["release"], ",".join(s["candidates"]), s["odd"], [c["releases"] for c in s["components"] if c["releases"] != ["2.19.0", "2.19.1"]])'; done | uniq -c
+$ stackprint check -p policies/ $d/manifest.json; echo "exit $?"
+>~ ^ +2 sdk 2\.19 2\.19\.0,2\.19\.1 \[\] \[\]$
+>~ ^neuron-driver-runtime +driver-2.29-needs-runtime-2.33 +neuron.sdk.runtime_version +2.21.41.0 +>=2.33 +not applicable$
+>~ ^neuron-one-release +one-release +neuron.sdk.release +2.19 +not mixed +ok$
+>! _fb1705f5f +
+>~ ^exit 0$
+
+### the yum spelling with a neuronx-cc of Neuron 2.20: the compiler is newer than the runtime, and the odd one out
+$ stackprint check -p policies/ tests/fixtures/cases/rpm-neuron-yum-spelling/manifest-rpm-newer-cc.json
+? 1
+>~ ^neuron-compiler-runtime +compiler-not-newer-than-runtime +neuron.sdk.compiler_release +2.20.0 +<=\$\{neuron.sdk.runtime_release\} \(<=2.19.1\) +violated$
+>~ ^neuron-one-release +one-release +neuron.sdk.odd +pip.neuronx-cc +not present +violated$
+>~ ^rpm.aws-neuronx-runtime-lib +2.21.41.0_fb1705f5f-1 +2.19.0,2.19.1$

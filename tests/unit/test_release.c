@@ -46,6 +46,22 @@ static void version_matching(void **state)
     assert_true(catalog_version_matches("14.09.x", "14.09.3", 'n'));
     assert_false(catalog_version_matches("14.09.x", "14.10.3", 'n'));
     assert_false(catalog_version_matches("2.1", "2.1.0", 'n'));
+    /* Neuron's yum spelling: the build hash after '_' in the rpm VERSION */
+    assert_true(catalog_version_matches("2.21.41.0", "2.21.41.0_fb1705f5f-1", 'd'));
+    assert_true(catalog_version_matches("2.21.41.0", "1:2.21.41.0_fb1705f5f-1", 'd'));
+    assert_true(catalog_version_matches("2.21.46.0", "2.21.46.0_69b77134b-1.amzn2023", 'd'));
+    assert_false(catalog_version_matches("2.21.41.0", "2.21.41.1_fb1705f5f-1", 'd'));
+    /* only '_' and hex digits to the end is a hash */
+    assert_false(catalog_version_matches("2.21.41.0", "2.21.41.0_rc1-1", 'd'));
+    assert_false(catalog_version_matches("2.21.41.0", "2.21.41.0_-1", 'd'));
+    size_t n;
+    const char *u = catalog_upstream("3:2.21.41.0_fb1705f5f-1", &n);
+    assert_int_equal(n, 9);
+    assert_memory_equal(u, "2.21.41.0", 9);
+    u = catalog_upstream("_abc", &n);
+    assert_int_equal(n, 4);
+    u = catalog_upstream("", &n);
+    assert_int_equal(n, 0);
 }
 
 /* issue 6: collectives 2.19.7.0, dkms 2.15.9.0, oci-hook 2.2.45.0,
@@ -178,6 +194,19 @@ static void runtime_and_driver_versions(void **state)
     infer(&fs, rpm);
     assert_fact(&fs, "neuron.sdk.runtime_version", "2.28.23.0");
     assert_fact(&fs, "neuron.sdk.driver_version", "2.24.7.0");
+    factset_free(&fs);
+    /* the yum spelling: the derived versions never keep the hash */
+    static const char *const yum[] = {
+        "rpm.aws-neuronx-runtime-lib", "2.21.41.0_fb1705f5f-1", "rpm.aws-neuronx-dkms", "2.17.17.0_0a1b2c3-dkms",
+        "rpm.aws-neuronx-collectives", "2.21.46.0_69b77134b-1", "rpm.aws-neuronx-tools", "2.18.3.0-1", NULL,
+    };
+    infer(&fs, yum);
+    assert_fact(&fs, "neuron.sdk.runtime_version", "2.21.41.0");
+    assert_fact(&fs, "neuron.sdk.driver_version", "2.17.17.0");
+    assert_fact(&fs, "neuron.sdk.release", "2.19");
+    assert_fact(&fs, "neuron.sdk.candidates", "2.19.0,2.19.1");
+    assert_fact(&fs, "neuron.sdk.runtime_release", "2.19.1");
+    assert_null(factset_get(&fs, "neuron.sdk.uncatalogued"));
     factset_free(&fs);
 }
 
