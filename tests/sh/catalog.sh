@@ -31,3 +31,20 @@ assert rel["2.26.0"]["aws-neuronx-dkms"] == "2.24.7.0"
 assert rel["2.32.0"]["neuronx-cc"] == "2.27.5334.0"
 PY
 then ok "catalog holds exactly the table's entries"; else not_ok "catalog holds exactly the table's entries" "$(cat "$TMPDIR/py.out")"; fi
+
+# checks/release.c leaves the instance lists of the table's helper libraries
+# out of neuron.sdk.instances: its list must be exactly the packages of the
+# table's releases whose package_properties category is general or helper-lib
+if /usr/bin/python3 - >"$TMPDIR/py.out" 2>&1 <<'PY'
+import json, re
+t = json.load(open("policies/neuron/n2-manifest.json"))
+cat = {p["name"]: p.get("category") for p in t["package_properties"]}
+want = sorted({p["name"] for r in t["neuron_releases"] for p in r["packages"]
+               if cat.get(p["name"]) in ("general", "helper-lib")})
+src = open("checks/release.c").read()
+block = re.search(r"helper_libraries\[\] = \{(.*?)\};", src, re.S).group(1)
+got = sorted(re.findall(r'"([^"]+)"', block))
+assert want == got, f"table {want}, checks/release.c {got}"
+PY
+then ok "helper libraries are the table's general and helper-lib packages"
+else not_ok "helper libraries are the table's general and helper-lib packages" "$(cat "$TMPDIR/py.out")"; fi

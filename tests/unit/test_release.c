@@ -210,6 +210,28 @@ static void runtime_and_driver_versions(void **state)
     factset_free(&fs);
 }
 
+/* The 2.21.0 rows: libneuronxla 2.1.681.0 lists trn1,inf2, torch-neuronx
+ * 2.5.1.2.4.0 and neuronx-cc 2.16.345.0 list trn1,inf2,trn2.  A helper
+ * library's row never narrows the instance families; its Python list does. */
+static void helper_rows_do_not_veto(void **state)
+{
+    static const char *const kv[] = {
+        "pip.libneuronxla", "2.1.681.0", "pip.torch-neuronx", "2.5.1.2.4.0",
+        "pip.neuronx-cc", "2.16.345.0", NULL,
+    };
+    static const char *const alone[] = { "pip.libneuronxla", "2.1.681.0", NULL };
+    struct factset fs;
+    infer(&fs, kv);
+    assert_fact(&fs, "neuron.sdk.release", "2.21.0");   /* 2.21.1 ships libneuronxla 2.1.714.0 */
+    assert_fact(&fs, "neuron.sdk.instances", "inf2,trn1,trn2");
+    assert_fact(&fs, "neuron.sdk.python", "3.8,3.9,3.10,3.11");
+    factset_free(&fs);
+    infer(&fs, alone);
+    assert_null(factset_get(&fs, "neuron.sdk.instances"));
+    assert_non_null(factset_get(&fs, "neuron.sdk.python"));
+    factset_free(&fs);
+}
+
 static void names(void **state)
 {
     /* the table spells neuronx_distributed; pip facts carry the PEP 503 form */
@@ -278,6 +300,7 @@ int main(void)
         cmocka_unit_test(no_neuron),
         cmocka_unit_test(uncatalogued),
         cmocka_unit_test(runtime_and_driver_versions),
+        cmocka_unit_test(helper_rows_do_not_veto),
         cmocka_unit_test(names),
         cmocka_unit_test(catalog_errors),
     };
