@@ -212,7 +212,7 @@ bad() {
     fi
 }
 bad "truncated sqlite database" 'head -c 5000 rpmdb.sqlite > t && mv t rpmdb.sqlite && rm -f rpmdb.sqlite-wal rpmdb.sqlite-shm' \
-    '^rpm: /var/lib/rpm/rpmdb.sqlite: (librpm|.*holds no package)'
+    '^rpm: /var/lib/rpm/rpmdb.sqlite: librpm cannot read this sqlite database'
 bad "a database that is a directory" 'rm -f rpmdb.sqlite* && mkdir rpmdb.sqlite' \
     '^rpm: /var/lib/rpm/rpmdb.sqlite: is a directory$'
 bad "a WAL file without its database" 'rm -f rpmdb.sqlite && echo x > rpmdb.sqlite-wal' \
