@@ -30,8 +30,10 @@
  *
  * librpm's global state: its macro context is set and popped around each
  * read, its log goes to a callback that turns errors into warnings (never
- * stderr), its log records are released, and every signal disposition is
- * restored after it ran (it installs handlers when it opens a database).
+ * stderr), its log records are released, and the dispositions of the
+ * signals its rpmsq layer handles are saved and restored around it (a
+ * read-only open only blocks signals for a moment and restores the mask;
+ * the restore guards against a librpm that does more).
  *
  * librpm is loaded with dlopen(3) (its SONAME from pkg-config's rpm, see
  * the Makefile) the first time a database is found, never otherwise: linked

@@ -98,6 +98,16 @@ fi
 ls "${TMPDIR:-/tmp}" | grep -q '^stackprint-rpm-' && not_ok "the private copy is removed" "$(ls "$TMPDIR")" ||
     ok "the private copy is removed"
 
+# ---- no user or system macro file steers librpm ---------------------------
+# a ~/.rpmmacros (and $RPM_CONFIGDIR) pointing _dbpath elsewhere and asking
+# for the dummy backend would change what rpm -qa reads; stackprint sets its
+# macros in-process and reads no macro file
+mkdir -p "$W/home"
+printf '%%_dbpath /nonexistent\n%%_db_backend dummy\n' > "$W/home/.rpmmacros"
+HOME=$W/home RPM_CONFIGDIR=$W/home $STACKPRINT probe --root "$A" --format json -o "$W/h.json" 2>"$W/err"
+facts "$W/h.json" | LC_ALL=C sort > "$W/goth.txt"
+same_lines "~/.rpmmacros and RPM_CONFIGDIR do not change what is read" "$W/got.txt" "$W/goth.txt"
+
 # ---- the same through the yum spelling into release inference ------------
 R=$W/al2023
 cp -a tests/fixtures/roots/trn1-xla "$R"
