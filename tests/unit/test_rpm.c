@@ -32,21 +32,20 @@ static void unreadable(void **state)
 
 static void not_a_database(void **state)
 {
+    static const struct { const char *path, *warning; } cases[] = {
+        { "var/lib/rpm/rpmdb.sqlite/x", "rpm: /var/lib/rpm/rpmdb.sqlite: is a directory" },
+        { "var/lib/rpm/rpmdb.sqlite-wal",
+          "rpm: /var/lib/rpm/rpmdb.sqlite-wal: a write-ahead log without its database" },
+    };
     struct pt t;
-    pt_tmp(&t, NULL);
-    pt_putn(&t, "var/lib/rpm/rpmdb.sqlite/x", "", 0);
-    pt_run(&t, probe_rpm);
-    assert_int_equal(t.fs.count, 0);
-    assert_warning(&t.fs, "rpm: /var/lib/rpm/rpmdb.sqlite: is a directory");
-    pt_close(&t);
-
-    pt_tmp(&t, NULL);
-    pt_putn(&t, "var/lib/rpm/rpmdb.sqlite-wal", "x", 1);
-    pt_run(&t, probe_rpm);
-    assert_int_equal(t.fs.count, 0);
-    assert_warning(&t.fs, "rpm: /var/lib/rpm/rpmdb.sqlite-wal: a write-ahead log without its database");
-    pt_close(&t);
-
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        pt_tmp(&t, NULL);
+        pt_putn(&t, cases[i].path, "x", 1);
+        pt_run(&t, probe_rpm);
+        assert_int_equal(t.fs.count, 0);
+        assert_warning(&t.fs, cases[i].warning);
+        pt_close(&t);
+    }
     pt_fixture(&t, "trn1-xla");
     pt_run(&t, probe_rpm);
     assert_int_equal(t.fs.count + t.fs.nwarnings, 0);
