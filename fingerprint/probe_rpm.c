@@ -517,13 +517,19 @@ int probe_rpm(struct probe_ctx *ctx, struct sp_error *e)
         }
         seen[nseen++] = real;
         char path[SP_ROOT_PATH_MAX];
+        /* the first format present, in the table's order (rpm 4.16 and
+         * later convert to sqlite and may leave the old files behind) */
         const struct rpm_format *found = NULL;
-        for (size_t i = 0; i < sizeof formats / sizeof *formats && !found; i++) {
+        for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
             struct root_stat st;
             if (sp_path_join(path, sizeof path, db_dirs[d], formats[i].file) != 0 ||
                 root_stat(ctx->root, path, 0, &st) != 0)
                 continue;
-            found = &formats[i];
+            if (found == NULL)
+                found = &formats[i];
+            else
+                factset_warn(ctx->facts, "rpm: %s: a %s database beside %s; only %s is read",
+                             path, formats[i].title, found->file, found->file);
         }
         if (found == NULL) {
             if (sp_path_join(path, sizeof path, db_dirs[d], "rpmdb.sqlite-wal") == 0 &&

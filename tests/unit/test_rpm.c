@@ -46,6 +46,17 @@ static void not_a_database(void **state)
         assert_warning(&t.fs, cases[i].warning);
         pt_close(&t);
     }
+    /* a Berkeley DB left beside the sqlite one after a conversion */
+    static const char zeros[8192];
+    pt_tmp(&t, NULL);
+    pt_putn(&t, "var/lib/rpm/rpmdb.sqlite", zeros, sizeof zeros);
+    pt_putn(&t, "var/lib/rpm/Packages", zeros, sizeof zeros);
+    pt_run(&t, probe_rpm);
+    assert_warning(&t.fs, "rpm: /var/lib/rpm/Packages: a Berkeley DB (bdb_ro) database beside "
+                   "rpmdb.sqlite; only rpmdb.sqlite is read");
+    assert_warning(&t.fs, "rpm: /var/lib/rpm/rpmdb.sqlite: librpm cannot read this sqlite database");
+    pt_close(&t);
+
     pt_fixture(&t, "trn1-xla");
     pt_run(&t, probe_rpm);
     assert_int_equal(t.fs.count + t.fs.nwarnings, 0);
