@@ -98,6 +98,30 @@ fi
 ls "${TMPDIR:-/tmp}" | grep -q '^stackprint-rpm-' && not_ok "the private copy is removed" "$(ls "$TMPDIR")" ||
     ok "the private copy is removed"
 
+# ---- a read-only database without -wal, -shm or lock, as a user who
+# cannot write to it: the same facts, and nothing new appears ------------
+RO=$W/ro
+cp -a "$A" "$RO"
+rm -f "$RO/var/lib/rpm/rpmdb.sqlite-wal" "$RO/var/lib/rpm/rpmdb.sqlite-shm" "$RO/var/lib/rpm/.rpm.lock"
+chmod -R a-w,a+rX "$RO"
+mkdir -p "$W/scratch"
+chmod 1777 "$W/scratch"
+chmod 0755 "$TMPDIR" "$W"
+cp "$STACKPRINT" "$W/sp" && chmod 0755 "$W/sp"
+as=""
+[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+before=$(snapshot "$RO")
+TMPDIR=$W/scratch $as "$W/sp" probe --root "$RO" --format json > "$W/ro.json" 2>"$W/err"
+after=$(snapshot "$RO")
+facts "$W/ro.json" | LC_ALL=C sort > "$W/gotro.txt"
+if [ "$before" = "$after" ] && cmp -s "$W/got.txt" "$W/gotro.txt" &&
+   [ -z "$(ls -A "$W/scratch")" ]; then
+    ok "a read-only database, read by a user who cannot write it: same facts, no -wal, -shm or lock created"
+else
+    not_ok "a read-only database, read by a user who cannot write it" "$(cat "$W/err")" \
+        "$(diff "$W/got.txt" "$W/gotro.txt" | head)" "$(ls -A "$RO/var/lib/rpm" "$W/scratch")"
+fi
+
 # ---- no user or system macro file steers librpm ---------------------------
 # a ~/.rpmmacros (and $RPM_CONFIGDIR) pointing _dbpath elsewhere and asking
 # for the dummy backend would change what rpm -qa reads; stackprint sets its
