@@ -210,3 +210,14 @@ $ stackprint check --policy policies/ $T/old.json | grep "needs-driver.*violated
 $ stackprint check --policy policies/ $T/trn3.json | grep "needs-driver.*violated"
 >~ ^neuron-driver-runtime +trn2-needs-driver-2.19 +neuron.sdk.driver_version +2.18.20.0 +>=2.19 +violated$
 >~ ^neuron-driver-runtime +trn3-needs-driver-2.27 +neuron.sdk.driver_version +2.26.10.0 +>=2.27 +violated$
+
+### check --fix reads the yum spelling too: the runtime library file follows its rpm package
+# the handed 2.19 set plus libnrt.so.2.21.41.0 (neuron.runtime.version): the
+# file's version is the package's upstream 2.21.41.0 once the "_fb1705f5f"
+# build hash is dropped, so the plan moves it with the package
+$ sed 's/"host.cloud": "aws",/"host.cloud": "aws", "neuron.runtime.version": "2.21.41.0",/' tests/fixtures/cases/rpm-neuron-yum-spelling/manifest.json > $T/m.json
+$ tests/restamp $T/m.json
+$ stackprint check --fix --target-release 2.32.0 --policy policies/ $T/m.json
+>~ ^neuron.runtime.version +2.21.41.0 +2.34.10.0
+>~ ^rpm.aws-neuronx-runtime-lib +2.21.41.0_fb1705f5f-1 +2.34.10.0$
+>~ dnf install -y 'aws-neuronx-collectives-2.34.10.0\*' 'aws-neuronx-runtime-lib-2.34.10.0\*'
