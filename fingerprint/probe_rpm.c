@@ -105,6 +105,7 @@ struct read_state {
     size_t nlog, droppedlog;
     struct pkg *pkgs;
     size_t npkgs, cap;
+    size_t skipped;                      /* headers past RPM_PACKAGES_MAX */
     int nomem;
 };
 
@@ -294,8 +295,10 @@ static void add_header(struct read_state *s, Header h)
                      "release; skipped", s->dbfile);
         return;
     }
-    if (s->npkgs >= RPM_PACKAGES_MAX)
+    if (s->npkgs >= RPM_PACKAGES_MAX) {
+        s->skipped++;
         return;
+    }
     if (s->npkgs == s->cap) {
         size_t ncap = s->cap ? s->cap * 2 : 512;
         struct pkg *np = realloc(s->pkgs, ncap * sizeof *np);
@@ -379,6 +382,9 @@ static int read_db(struct read_state *s, const char *dir, const char *backend)
         sigaction(sigs[i], &saved[i], NULL);
     if (ts == NULL)
         s->nomem = 1;
+    if (s->skipped)
+        factset_warn(s->ctx->facts, "rpm: %s: more than %d packages; %zu more not recorded",
+                     s->dbfile, RPM_PACKAGES_MAX, s->skipped);
     if (s->droppedlog)
         factset_warn(s->ctx->facts, "rpm: %s: %zu more librpm messages not shown", s->dbfile,
                      s->droppedlog);
