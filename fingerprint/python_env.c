@@ -12,6 +12,8 @@
 
 /* ---------- small helpers ---------- */
 
+#define PY_WARN_DEDUP_WINDOW 256   /* recent warnings a new one is compared with */
+
 static void pwarn(struct probe_ctx *ctx, int flags, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void pwarn(struct probe_ctx *ctx, int flags, const char *fmt, ...)
@@ -19,13 +21,16 @@ static void pwarn(struct probe_ctx *ctx, int flags, const char *fmt, ...)
     if (flags & PY_QUIET)
         return;
     /* one warning per text: the same interpreter is opened as the workload
-     * and as an environment, and a venv's base again for each venv */
+     * and as an environment, and a venv's base again for each venv.  Only
+     * the latest PY_WARN_DEDUP_WINDOW warnings are compared, so that a
+     * flood of warnings stays linear. */
     char text[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    for (size_t i = 0; i < ctx->facts->nwarnings; i++)
+    size_t n = ctx->facts->nwarnings;
+    for (size_t i = n > PY_WARN_DEDUP_WINDOW ? n - PY_WARN_DEDUP_WINDOW : 0; i < n; i++)
         if (strcmp(ctx->facts->warnings[i], text) == 0)
             return;
     factset_warn(ctx->facts, "%s", text);
