@@ -1019,6 +1019,21 @@ static void unusual_stdlib(void **state)
     factset_free(&fs);
     fx_rmrf(t);
     free(t);
+
+    /* the system interpreter without a stdlib is opened as the workload and
+     * as an environment: one warning, not two */
+    t = fx_tmpdir("stdlib2");
+    fx_write(t, "/usr/bin/python3.11", "\x7f" "ELF\0" "3.11.2\0", 12);
+    fx_link(t, "/usr/bin/python3", "python3.11");
+    factset_init(&fs);
+    fx_probe(t, NULL, NULL, &fs);
+    n = 0;
+    for (size_t i = 0; i < fs.nwarnings; i++)
+        n += strstr(fs.warnings[i], "/usr/bin/python3: no lib/python3.X/os.py found") != NULL;
+    assert_int_equal(n, 1);
+    factset_free(&fs);
+    fx_rmrf(t);
+    free(t);
 }
 
 int main(void)
