@@ -136,6 +136,8 @@ same_lines "~/.rpmmacros and RPM_CONFIGDIR do not change what is read" "$W/got.t
 R=$W/al2023
 cp -a tests/fixtures/roots/trn1-xla "$R"
 rm -rf "$R/var/lib/dpkg"
+# Fedora's layout: the stdlib under the lib64 platlibdir
+mkdir -p "$R/usr/lib64" && mv "$R/usr/lib/python3.10" "$R/usr/lib64/python3.10"
 printf 'NAME="Amazon Linux"\nVERSION="2023"\nID="amzn"\nID_LIKE="fedora"\nVERSION_ID="2023"\nPLATFORM_ID="platform:al2023"\nPRETTY_NAME="Amazon Linux 2023.6.20241212"\n' > "$R/etc/os-release"
 if db "$R" /var/lib/rpm $RUNTIME $COLL $DKMS $TOOLS $K1 &&
    $STACKPRINT probe --root "$R" --format json -o "$W/al.json" 2>"$W/err"; then
@@ -151,7 +153,9 @@ if db "$R" /var/lib/rpm $RUNTIME $COLL $DKMS $TOOLS $K1 &&
     done
     [ "$(fact "$W/al.json" host.os.id)" = amzn ] || why="$why; host.os.id"
     [ "$(fact "$W/al.json" rpm.aws-neuronx-runtime-lib)" = 2.28.23.0_8a7a5d7ea-1 ] || why="$why; rpm.aws-neuronx-runtime-lib"
-    [ -n "$(fact "$W/al.json" pip.torch-neuronx)" ] || why="$why; no pip.torch-neuronx from /opt/aws_neuronx_venv_*"
+    [ -n "$(fact "$W/al.json" pip.torch-neuronx)" ] || why="$why; no pip.torch-neuronx"
+    [ -n "$(fact "$W/al.json" python.env.opt_aws_neuronx_venv_pytorch_2_8.pip.torch-neuronx)" ] ||
+        why="$why; no torch-neuronx from /opt/aws_neuronx_venv_pytorch_2_8"
     [ -z "$why" ] && ok "AL2023 Neuron DLAMI root: rpm packages, venv, trn1 DMI: probe then check passes (2.26.1)" ||
         not_ok "AL2023 Neuron DLAMI root: probe then check passes" "$why" "$(head -40 "$W/al.txt")"
 else
