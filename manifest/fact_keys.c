@@ -111,6 +111,7 @@ const struct sp_fact_key_doc sp_fact_keys[] = {
     { "neuron.sdk.x_packages", D, POL },
     { "neuron.sdk.python", D, POL },
     { "neuron.sdk.instances", D, POL },
+    { "neuron.sdk.cache_compiler_release", D, POL },
     /* well-known names under the patterns above */
     { "pip.torch", N, MAN },
     { "pip.torch-neuronx", N, MAN },
@@ -241,6 +242,18 @@ static int instantiate(const char *pattern, const char *key, char *out, size_t o
             if (len == 0)
                 return -1;
             klen = len;
+        } else {
+            /* a fixed part stands for KEY's only when near it: "nueron"
+             * for "neuron", never "neuron" for "deb" */
+            char lit[SP_EDIT_MAX + 1], part[SP_EDIT_MAX + 1];
+            if (plen > SP_EDIT_MAX || klen > SP_EDIT_MAX)
+                return -1;
+            memcpy(lit, p, plen);
+            lit[plen] = '\0';
+            memcpy(part, k, klen);
+            part[klen] = '\0';
+            if (sp_edit_distance(part, lit, 2) > 2)
+                return -1;
         }
         if (o + len + 2 > outsz)
             return -1;
