@@ -219,6 +219,19 @@ int sp_fact_key_documented(const char *key)
     return 0;
 }
 
+/* 1 when the AN bytes at A are at most two edits from the BN bytes at B. */
+static int parts_near(const char *a, size_t an, const char *b, size_t bn)
+{
+    char x[SP_EDIT_MAX + 1], y[SP_EDIT_MAX + 1];
+    if (an > SP_EDIT_MAX || bn > SP_EDIT_MAX)
+        return 0;
+    memcpy(x, a, an);
+    x[an] = '\0';
+    memcpy(y, b, bn);
+    y[bn] = '\0';
+    return sp_edit_distance(x, y, 2) <= 2;
+}
+
 /* PATTERN with each "*" filled by KEY's corresponding dot-separated part
  * (a final "*" takes all the rest), into OUT; 0, or -1 when KEY has too
  * few parts or OUT is too small. */
@@ -245,14 +258,7 @@ static int instantiate(const char *pattern, const char *key, char *out, size_t o
         } else {
             /* a fixed part stands for KEY's only when near it: "nueron"
              * for "neuron", never "neuron" for "deb" */
-            char lit[SP_EDIT_MAX + 1], part[SP_EDIT_MAX + 1];
-            if (plen > SP_EDIT_MAX || klen > SP_EDIT_MAX)
-                return -1;
-            memcpy(lit, p, plen);
-            lit[plen] = '\0';
-            memcpy(part, k, klen);
-            part[klen] = '\0';
-            if (sp_edit_distance(part, lit, 2) > 2)
+            if (!parts_near(k, klen, p, plen))
                 return -1;
         }
         if (o + len + 2 > outsz)
@@ -312,18 +318,8 @@ const char *sp_fact_key_nearest(const char *key, char *out, size_t outsz)
                 if (star[1] != '\0' || strlen(key) <= fixed || fixed + strlen(key) >= sizeof cand ||
                     memchr(d->pattern, '.', fixed - 1) != NULL)
                     continue;
-                if (dot) {               /* only a near first part: "debb" */
-                    char first[SP_EDIT_MAX + 1], fixed_part[SP_EDIT_MAX + 1];
-                    size_t fl = (size_t)(dot - key);
-                    if (fl > SP_EDIT_MAX)
-                        continue;
-                    memcpy(first, key, fl);
-                    first[fl] = '\0';
-                    memcpy(fixed_part, d->pattern, fixed - 1);
-                    fixed_part[fixed - 1] = '\0';
-                    if (sp_edit_distance(first, fixed_part, 2) > 2)
-                        continue;
-                }
+                if (dot && !parts_near(key, (size_t)(dot - key), d->pattern, fixed - 1))
+                    continue;            /* only a near first part: "debb" */
                 memcpy(cand, d->pattern, fixed);
                 strcpy(cand + fixed, rest);
                 if (!sp_fact_key_documented(cand))
