@@ -525,13 +525,14 @@ static int has_package(const struct catalog_release *r, const char *pep503)
 static int set_reason(struct sp_fix_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int set_reason(struct sp_fix_plan *p, const char *fmt, ...)
 {
-    free(p->reason);
+    /* format first: an argument may be the old reason itself */
+    char *reason;
     va_list ap;
     va_start(ap, fmt);
-    int r = vasprintf(&p->reason, fmt, ap);
+    int r = vasprintf(&reason, fmt, ap);
     va_end(ap);
-    if (r < 0)
-        p->reason = NULL;
+    free(p->reason);
+    p->reason = r < 0 ? NULL : reason;
     return r < 0 ? -1 : 0;
 }
 
