@@ -278,6 +278,9 @@ fail_errno:
         return cfail(c, "more than %llu entries (at %.200s)",
                      (unsigned long long)l->entries_max, path);
     }
+    if (errno == ENOTDIR)
+        return cfail(c, "%.200s lies beneath a symlink or file made earlier in this layer; "
+                     "images that write through a symlink are refused", path);
     return cfail(c, "%.200s: %s", path, strerror(errno));
 }
 

@@ -34,6 +34,7 @@ struct image_store {
     const char *path;             /* as given, for messages (borrowed) */
     struct archive_member *members;   /* tar only, sorted by name */
     size_t nmembers;
+    uint64_t json_read, json_total_max;   /* bytes image_store_read gave, and its bound */
 };
 
 /* image_store_open: open PATH as a directory or an uncompressed tar (indexed once
@@ -47,7 +48,8 @@ void image_store_close(struct image_store *s);
  * with errno ENOENT, ELOOP, EINVAL (not a regular file), ENAMETOOLONG. */
 int image_store_find(struct image_store *s, const char *name, struct blob_ref *out);
 /* image_store_read: the whole blob NAME, at most MAX bytes, NUL-terminated,
- * malloc'd; -1 with E set (EFBIG past MAX is SP_EXIT_INPUT). */
+ * malloc'd; -1 with E set (past MAX, or past the store's total of JSON
+ * read, json_total_max, is SP_EXIT_INPUT). */
 int image_store_read(struct image_store *s, const char *name, uint64_t max,
                      char **buf, size_t *len, struct sp_error *e);
 
@@ -58,7 +60,7 @@ enum layer_compression { COMP_SNIFF, COMP_NONE, COMP_GZIP, COMP_ZSTD };
 
 struct image_layer {
     size_t index;
-    char name[256];               /* the blob's name, for messages */
+    char *name;                   /* the blob's whole member name (malloc'd), never cut */
     struct blob_ref blob;
     char want_digest[SP_DIGEST_LEN + 1];   /* descriptor digest, "" when none */
     int64_t want_size;            /* descriptor size, -1 when none */
@@ -81,6 +83,7 @@ struct image_plan {
     char manifest_digest[SP_DIGEST_LEN + 1];
     const char *manifest_source;  /* "oci-index" or "docker-archive" */
     char *evidence;               /* the file the manifest came from */
+    char *warning;                /* a note for the manifest's warnings, or NULL */
     char *os, *architecture, *variant;
     struct image_layer *layers;
     size_t nlayers;
@@ -106,6 +109,10 @@ struct inode {
     char *name;
     uint8_t type;                 /* enum inode_type */
     uint8_t opaque;               /* delta dirs: .wh..wh..opq seen */
+    uint8_t explicit_dir;         /* delta dirs: the layer has an entry for it */
+    uint8_t beneath;              /* delta dirs: an entry was put beneath it before
+                                   * the layer declared it (a runtime would resolve
+                                   * it as a parent, following a lower symlink) */
     uint32_t mode;
     uint64_t size;
     char *data;                   /* FILE: kept content (image_content_alloc), shared by hard links */
@@ -143,16 +150,20 @@ int itree_normalise(const char *name, const struct image_limits *l, char *out,
                     size_t outsz, const char **why);
 /* itree_add: the node for normalised PATH in a layer delta, created (with
  * implicit parent directories) or reset to TYPE when it exists.  NULL with
- * errno ENOMEM or E2BIG (entry bound). */
+ * errno ENOMEM, E2BIG (entry bound) or ENOTDIR (a parent is a symlink,
+ * file or other non-directory of this layer: a runtime would write through
+ * the link or fail, so the image is refused). */
 struct inode *itree_add(struct itree *t, const char *path, enum inode_type type);
 /* itree_whiteout: record ".wh.NAME" (or the opaque marker when NAME is
- * NULL) in directory DIRPATH of a delta. */
+ * NULL) in directory DIRPATH of a delta (created as an implicit parent).
+ * -1 with errno as itree_add. */
 int itree_whiteout(struct itree *t, const char *dirpath, const char *name);
 /* itree_lookup: the live node at normalised PATH, no links followed. */
 struct inode *itree_lookup(struct itree *t, const char *path);
 /* itree_merge: apply DELTA on top of MERGED (OCI layer.md "Applying
  * Changesets"); DELTA is emptied.  -1 with E set (missing hard link
- * target, bounds). */
+ * target, bounds, an entry or whiteout of DELTA beneath a path that a lower
+ * layer made a symlink or file: refused, SP_EXIT_INPUT). */
 int itree_merge(struct itree *merged, struct itree *delta, const char *layer_name,
                 struct sp_error *e);
 /* itree_hardlink: PATH becomes a copy of the file or symlink TARGET (both

@@ -43,6 +43,8 @@ void image_limits_default(struct image_limits *l)
     l->ratio_max = SP_IMAGE_RATIO_MAX;
     l->ratio_after = SP_IMAGE_RATIO_AFTER;
     l->members_max = SP_IMAGE_ARCHIVE_MEMBERS_MAX;
+    l->descriptors_max = SP_IMAGE_DESCRIPTORS_MAX;
+    l->json_total_max = SP_IMAGE_JSON_TOTAL_MAX;
 }
 
 /* ---- path resolution ---- */
@@ -525,6 +527,8 @@ int image_root_facts(struct root *r, struct factset *fs)
         set_fact(fs, "image.architecture", p->architecture, cfgev) != 0 ||
         (p->variant && p->variant[0] && set_fact(fs, "image.variant", p->variant, cfgev) != 0) ||
         set_fact(fs, "image.layers", n, cfgev) != 0)
+        return -1;
+    if (p->warning && factset_warn(fs, "%s", p->warning) != 0 && errno == ENOMEM)
         return -1;
     for (size_t i = 0; i < p->nlayers; i++) {
         snprintf(key, sizeof key, "image.layer.%03zu.diff_id", i);

@@ -77,7 +77,7 @@ static void inode_clear(struct inode *n)
     n->data = n->link = NULL;
     n->nkids = n->cap = n->nwh = n->capwh = 0;
     n->kept = n->size = 0;
-    n->opaque = 0;
+    n->opaque = n->explicit_dir = n->beneath = 0;
     n->type = IN_GONE;
 }
 
@@ -244,11 +244,18 @@ static struct inode *walk_parent(struct itree *t, const char *path, char *buf,
         struct inode *k = kid_slot(t, dir, p);
         if (k == NULL)
             return NULL;
-        if (k->type != IN_DIR) {
-            inode_clear(k);
-            k->type = IN_DIR;
+        if (k->type == IN_GONE) {
+            k->type = IN_DIR;           /* an implicit parent */
             k->mode = 0755;
+        } else if (k->type != IN_DIR) {
+            /* a symlink, file or hard link of this layer: a runtime would
+             * write through the link (or fail), never turn it into a
+             * directory */
+            errno = ENOTDIR;
+            return NULL;
         }
+        if (!k->explicit_dir)
+            k->beneath = 1;
         dir = k;
         p = slash + 1;
     }
@@ -272,14 +279,26 @@ struct inode *itree_add(struct itree *t, const char *path, enum inode_type type)
         inode_clear(k);               /* a later entry replaces an earlier one */
         k->type = (uint8_t)type;
     }
+    if (type == IN_DIR)
+        k->explicit_dir = 1;
     return k;
 }
 
 int itree_whiteout(struct itree *t, const char *dirpath, const char *name)
 {
-    struct inode *dir = dirpath[0] ? itree_add(t, dirpath, IN_DIR) : &t->root;
-    if (dir == NULL)
-        return -1;
+    /* DIRPATH is a parent here, as in a runtime: made implicitly, never
+     * replacing what the layer put there */
+    char buf[SP_ROOT_PATH_MAX + 3], probe[SP_ROOT_PATH_MAX + 3];
+    const char *base;
+    struct inode *dir = &t->root;
+    if (dirpath[0]) {
+        if (snprintf(probe, sizeof probe, "%s/x", dirpath) >= (int)sizeof probe) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        if ((dir = walk_parent(t, probe, buf, sizeof buf, &base)) == NULL)
+            return -1;
+    }
     if (name == NULL) {
         dir->opaque = 1;
         return 0;
@@ -420,8 +439,10 @@ static void move_node(struct inode *dst, struct inode *src)
     src->kept = 0;
 }
 
+/* PATH (of DST, "" for the root; PATH_MAX + 1 bytes, extended and restored
+ * while recursing) names the directory in messages. */
 static int merge_dir(struct itree *mt, struct inode *dst, struct inode *src,
-                     struct sp_error *e, const char *layer_name)
+                     struct sp_error *e, const char *layer_name, char *path)
 {
     if (src->opaque)
         for (uint32_t i = 0; i < dst->cap; i++)
@@ -451,13 +472,29 @@ static int merge_dir(struct itree *mt, struct inode *dst, struct inode *src,
         }
         struct inode *d = *slot;
         if (c->type == IN_DIR) {
+            size_t pl = strlen(path);
+            if (pl + 1 + strlen(c->name) > SP_ROOT_PATH_MAX)
+                return sp_fail(e, SP_EXIT_INPUT, "%s: a path longer than %d bytes",
+                               layer_name, SP_ROOT_PATH_MAX);
+            snprintf(path + pl, SP_ROOT_PATH_MAX + 1 - pl, "%s%s", pl ? "/" : "", c->name);
             if (d->type != IN_DIR) {
+                /* an entry for the directory itself replaces the lower
+                 * non-directory (a runtime removes it first); an entry
+                 * or whiteout put beneath it first would be written
+                 * through the lower symlink (or fail on a file): refused
+                 * rather than describing a tree no runtime builds */
+                if (c->beneath)
+                    return sp_fail(e, SP_EXIT_INPUT, "%s: /%s is a %s in a lower layer and "
+                                   "this layer puts entries or whiteouts beneath it; images "
+                                   "that write through a symlink are refused", layer_name,
+                                   path, d->type == IN_LINK ? "symlink" : "non-directory");
                 inode_clear(d);
                 d->type = IN_DIR;
             }
             d->mode = c->mode;
-            if (merge_dir(mt, d, c, e, layer_name) != 0)
+            if (merge_dir(mt, d, c, e, layer_name, path) != 0)
                 return -1;
+            path[pl] = '\0';
         } else {
             move_node(d, c);
         }
@@ -506,7 +543,8 @@ int itree_merge(struct itree *merged, struct itree *delta, const char *layer_nam
         return sp_fail(e, SP_EXIT_INPUT, "%s: content kept past the limit of %llu bytes",
                        layer_name, (unsigned long long)merged->limits->keep_total_max);
     delta->kept_bytes = 0;
-    return merge_dir(merged, &merged->root, &delta->root, e, layer_name);
+    char path[SP_ROOT_PATH_MAX + 1] = "";
+    return merge_dir(merged, &merged->root, &delta->root, e, layer_name, path);
 }
 
 static int cmp_names(const void *a, const void *b)

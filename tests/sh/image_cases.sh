@@ -1,0 +1,185 @@
+#!/bin/sh
+# tests/sh/image_cases.sh: images that once made `stackprint probe --image`
+# describe something a runtime does not build, read a member the archive does
+# not name, or work for minutes (tests/fixtures/image-cases/README.md), and
+# crafted images of the same kinds (tests/sh/image_craft.py).  Oracles nobody
+# here wrote: umoci unpack (the tree a runtime builds), skopeo (which
+# documents it refuses, and the manifest digest it synthesises), Python's
+# tarfile and hashlib (the member a name names).
+. tests/lib.sh
+C=tests/fixtures/image-cases
+W=$TMPDIR/cases
+mkdir -p "$W"
+export SOURCE_DATE_EPOCH=0
+
+# refused NAME STATUS PATTERN SPEC: exit STATUS, one error line matching
+# PATTERN, no manifest written
+refused() {
+    n=$1 want=$2 pat=$3; shift 3
+    rm -f "$W/out.json"
+    timeout 60 "$STACKPRINT" probe --format json -o "$W/out.json" --image "$@" 2>"$W/err"
+    rc=$?
+    if [ "$rc" = "$want" ] && [ "$(wc -l < "$W/err")" = 1 ] && grep -q "^stackprint: .*$pat" "$W/err" \
+       && [ ! -e "$W/out.json" ]; then ok "$n"
+    else not_ok "$n" "exit $rc (want $want)" "$(head -c 600 "$W/err")"; fi
+}
+
+# ---- entries beneath a lower layer's symlink: refused (a runtime writes
+# through the link; umoci shows where) ----
+refused "a write beneath a lower symlink is refused" 4 "dpkgdir is a symlink in a lower layer" \
+    "$C/img-symlink-parent-write/image"
+refused "a whiteout beneath a lower symlink is refused" 4 "dpkgdir is a symlink in a lower layer" \
+    "$C/img-symlink-parent-whiteout/image"
+if command -v umoci >/dev/null; then
+    cp -r "$C/img-symlink-parent-write/image" "$W/pw" && chmod -R u+w "$W/pw"
+    (cd "$W" && umoci unpack --image pw:latest pw-u >/dev/null 2>&1)
+    # the lower layer's status says 2.35, the upper one's 2.31: a runtime
+    # puts 2.31 at var/lib/dpkg/status, so keeping 2.35 (the old reading)
+    # or making dpkgdir a directory both describe another tree
+    check "umoci writes through the link: var/lib/dpkg/status is the upper layer's" \
+        grep -q "Version: 2.31" "$W/pw-u/rootfs/var/lib/dpkg/status"
+else
+    skip "umoci writes through the link" "umoci missing"
+fi
+
+/usr/bin/python3 - "$W" <<'EOF' || { not_ok "craft the link images"; exit 0; }
+import os, sys
+sys.path.insert(0, "tests/sh")
+import image_craft as c
+W = sys.argv[1]
+OSR = b'ID=linked\nVERSION_ID="7"\n'
+def mk(name, layers):
+    c.layout(os.path.join(W, name), layers, tag="t")
+# same layer: a symlink, then an entry beneath it
+mk("samelayer", [c.tar_of([("d", "usr/share/etc"), ("l", "etc", "usr/share/etc"),
+                           ("f", "etc/os-release", OSR)])])
+# a lower regular file, an upper entry beneath it (a runtime fails: ENOTDIR)
+mk("underfile", [c.tar_of([("f", "etc", b"x")]), c.tar_of([("f", "etc/os-release", OSR)])])
+# a lower symlink, an upper opaque marker beneath it
+mk("opaque", [c.tar_of([("d", "real"), ("f", "real/a", b"a"), ("l", "etc", "real")]),
+              c.tar_of([("f", "etc/.wh..wh..opq", b"")])])
+# a lower symlink replaced by the upper layer's own directory entry: valid,
+# a runtime removes the link and makes the directory
+mk("replaced", [c.tar_of([("d", "usr/share/etc"), ("f", "usr/share/etc/os-release", b"ID=lower\n"),
+                          ("l", "etc", "usr/share/etc")]),
+                c.tar_of([("d", "etc"), ("f", "etc/os-release", OSR)])])
+# a lower symlink whited out, then the name reused as a directory: valid
+mk("whiteout-link", [c.tar_of([("d", "usr/share/etc"), ("l", "etc", "usr/share/etc")]),
+                     c.tar_of([("f", ".wh.etc", b""), ("d", "etc"), ("f", "etc/os-release", OSR)])])
+# a layout whose index.json carries a manifest's "layers", and one whose
+# manifest says another media type than its descriptor
+import json, shutil
+mk("good", [c.tar_of([("d", "etc"), ("f", "etc/os-release", OSR)])])
+g = os.path.join(W, "good")
+shutil.copytree(g, os.path.join(W, "ambig-index"))
+idx = json.load(open(os.path.join(g, "index.json")))
+open(os.path.join(W, "ambig-index", "index.json"), "w").write(json.dumps(dict(idx, layers=[])))
+shutil.copytree(g, os.path.join(W, "ambig-media"))
+idx["manifests"][0]["mediaType"] = "application/vnd.docker.distribution.manifest.v2+json"
+open(os.path.join(W, "ambig-media", "index.json"), "w").write(json.dumps(idx))
+EOF
+refused "an entry beneath a symlink of the same layer is refused" 4 \
+    "etc/os-release lies beneath a symlink or file made earlier in this layer" "$W/samelayer"
+refused "an entry beneath a lower layer's file is refused" 4 "etc is a non-directory in a lower layer" \
+    "$W/underfile"
+refused "an opaque marker beneath a lower symlink is refused" 4 "etc is a symlink in a lower layer" \
+    "$W/opaque"
+
+# valid link images: every fact equals that of umoci's unpacked tree
+facts() { # FILE: "key=value" lines, without the image's identity facts
+    /usr/bin/python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["facts"]
+for k in sorted(f):
+    if not k.startswith("image."):
+        print(k + "=" + f[k])' "$1"
+}
+for img in replaced whiteout-link; do
+    if ! "$STACKPRINT" probe --format json -o "$W/$img.json" --image "$W/$img:t" 2>"$W/$img.err"; then
+        not_ok "$img: probed" "$(cat "$W/$img.err")"; continue
+    fi
+    check "$img: os-release of the upper layer's directory" test "$(fact "$W/$img.json" host.os.id)" = linked
+    if command -v umoci >/dev/null; then
+        (cd "$W" && umoci unpack --image "$img:t" "$img-u" >/dev/null 2>&1) || not_ok "$img: umoci unpack"
+        "$STACKPRINT" probe --format json -o "$W/$img-u.json" --root "$W/$img-u/rootfs" 2>/dev/null
+        facts "$W/$img.json" > "$W/$img.img"
+        facts "$W/$img-u.json" > "$W/$img.dir"
+        same_lines "$img: facts equal those of umoci unpack's tree" "$W/$img.dir" "$W/$img.img"
+    else
+        skip "$img: facts equal those of umoci unpack's tree" "umoci missing"
+    fi
+done
+
+# ---- names: the whole name or exit 4, never another member ----
+refused "a.tar: the 310-byte layer is looked up whole (it does not match its diff_id)" 3 \
+    "uncompressed sha256 is" "$C/docker-long-layer-name/a.tar"
+if "$STACKPRINT" probe --format json -o "$W/b.json" --image "$C/docker-long-layer-name/b.tar" 2>"$W/b.err"; then
+    want=$(/usr/bin/python3 -c '
+import hashlib, json, sys, tarfile
+t = tarfile.open(sys.argv[1])
+name = json.load(t.extractfile("manifest.json"))[0]["Layers"][0]
+print("sha256:" + hashlib.sha256(t.extractfile(name).read()).hexdigest(), len(name))' \
+        "$C/docker-long-layer-name/b.tar")
+    check "b.tar: the diff_id is that of the member manifest.json names (310 bytes)" \
+        test "$(fact "$W/b.json" image.layer.000.diff_id) 310" = "$want"
+else
+    not_ok "b.tar: read" "$(cat "$W/b.err")"
+fi
+/usr/bin/python3 - "$W" <<'EOF' || { not_ok "craft the long-name archive"; exit 0; }
+import io, json, sys, tarfile
+sys.path.insert(0, "tests/sh")
+import image_craft as c
+W = sys.argv[1]
+layer = c.tar_of([("f", "x", b"x")])
+cfg = c.jbytes({"os": "linux", "architecture": "amd64",
+                "rootfs": {"type": "layers", "diff_ids": [c.sha(layer)]}})
+name = "L" * 5000 + "/layer.tar"
+with tarfile.open(W + "/long.tar", "w", format=tarfile.PAX_FORMAT) as t:
+    for n, b in (("manifest.json", json.dumps([{"Config": "c.json", "RepoTags": ["t:1"],
+                                                  "Layers": [name]}]).encode()),
+                 ("c.json", cfg), (name, layer)):
+        ti = tarfile.TarInfo(n); ti.size = len(b); t.addfile(ti, io.BytesIO(b))
+EOF
+refused "a member name over 4095 bytes is exit 4" 4 "a member name is longer than 4095 bytes" "$W/long.tar"
+
+# ---- indexes: bounded, unambiguous ----
+refused "a fan-out of nested indexes stops at the descriptor bound" 4 \
+    "more than 10000 descriptors in the image indexes" "$C/oci-index-fanout/image"
+refused "a manifest that is also an index is refused" 4 \
+    "ambiguous document: an image manifest with the fields of an image index" \
+    "$C/oci-ambiguous-manifest/image"
+refused "an index.json with a manifest's layers is refused" 4 \
+    "index.json: ambiguous document: an image index with the fields of an image manifest" "$W/ambig-index"
+refused "a manifest whose mediaType differs from its descriptor's is refused" 4 \
+    "ambiguous document: mediaType 'application/vnd.oci.image.manifest.v1+json', its descriptor says" \
+    "$W/ambig-media"
+if command -v skopeo >/dev/null; then
+    cp -r "$C/oci-ambiguous-manifest/image" "$W/amb" && chmod -R u+w "$W/amb"
+    check "skopeo refuses the ambiguous manifest too" \
+        sh -c '! skopeo inspect oci:"$1" >/dev/null 2>&1' sh "$W/amb"
+else
+    skip "skopeo refuses the ambiguous manifest too" "skopeo missing"
+fi
+
+# ---- Docker 25.0.0/25.0.1: "manifests": null ----
+S=$C/docker25-index-null/save-null.tar
+if "$STACKPRINT" probe --format json -o "$W/d25.json" --image "$S" 2>"$W/d25.err"; then
+    check "docker25: digest source docker-archive" \
+        test "$(fact "$W/d25.json" image.manifest_digest_source)" = docker-archive
+    check "docker25: a warning says the OCI index is malformed" \
+        grep -q 'the OCI index is malformed.*read through manifest.json' "$W/d25.json"
+    if command -v skopeo >/dev/null; then
+        check "docker25: manifest digest as skopeo's docker-archive transport synthesises it" \
+            test "$(fact "$W/d25.json" image.manifest_digest)" = \
+            "sha256:$(skopeo inspect --raw docker-archive:"$S" | sha256sum | cut -c1-64)"
+    else
+        skip "docker25: manifest digest as skopeo's" "skopeo missing"
+    fi
+else
+    not_ok "docker25: read through manifest.json" "$(cat "$W/d25.err")"
+fi
+# an OCI layout without manifest.json is not a docker archive: still refused
+mkdir -p "$W/nullidx" && cp -r "$W/good/." "$W/nullidx/"
+printf '{"schemaVersion":2,"manifests":null}' > "$W/nullidx/index.json"
+refused "a malformed index.json without manifest.json stays an error" 4 \
+    'no "manifests" array' "$W/nullidx"
