@@ -117,6 +117,8 @@ struct inode {
     uint64_t size;
     char *data;                   /* FILE: kept content (image_content_alloc), shared by hard links */
     uint64_t kept;                /* bytes at DATA */
+    uint32_t layer;               /* FILE: 1 + index of the layer whose tar entry at this
+                                   * path holds the content; 0: unknown (hard links) */
     char *link;                   /* LINK: target as written; HARDLINK: target path */
     struct inode **kids;          /* DIR: open-addressing table, CAP slots */
     uint32_t nkids, cap;
@@ -158,6 +160,19 @@ struct inode *itree_add(struct itree *t, const char *path, enum inode_type type)
  * NULL) in directory DIRPATH of a delta (created as an implicit parent).
  * -1 with errno as itree_add. */
 int itree_whiteout(struct itree *t, const char *dirpath, const char *name);
+/* itree_resolve: resolve PATH (absolute or relative to the root) in T as
+ * chroot(2) would: ".." stops at the root, an absolute symlink target
+ * starts again at the root, every symlink followed but a final one unless
+ * FOLLOW (or a trailing slash), at most SP_IMAGE_LINKS_MAX of them.  RS gets
+ * the stack of nodes from the root to the result (the canonical path).
+ * Returns 0, or -1 with errno ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG. */
+#define SP_IMAGE_LINKS_MAX 40
+#define SP_IMAGE_RESOLVE_DEPTH_MAX (SP_ROOT_PATH_MAX / 2 + 1)
+struct itree_resolved {
+    struct inode *stack[SP_IMAGE_RESOLVE_DEPTH_MAX];
+    size_t depth;
+};
+int itree_resolve(struct itree *t, const char *path, int follow, struct itree_resolved *rs);
 /* itree_lookup: the live node at normalised PATH, no links followed. */
 struct inode *itree_lookup(struct itree *t, const char *path);
 /* itree_merge: apply DELTA on top of MERGED (OCI layer.md "Applying
@@ -182,10 +197,31 @@ int itree_set_data(struct itree *t, struct inode *n, char *data, uint64_t len);
 int itree_kids_sorted(const struct inode *n, char ***names, size_t *count);
 struct inode *itree_kid(const struct inode *dir, const char *name);
 
+/* ---- kept content reached through symlinks (image_keep.c) ---- */
+
+struct keep_want {
+    size_t layer;                 /* index of the layer holding the entry */
+    char *path;                   /* the entry's normalised path (malloc'd) */
+};
+
+/* image_keep_aliases: the files of merged tree T whose content was not kept
+ * but that a probe reaches through a symlinked directory or a symlink under
+ * a path image_keep() keeps (`etc -> usr/share/etc` holding os-release),
+ * each once, sorted by layer then path, into *OUT (malloc'd, free with
+ * image_keep_wants_free).  The walk visits every node once, and below each
+ * symlink only what a keep pattern can still match, at most
+ * SP_IMAGE_ENTRIES_MAX visits in all; *CUT is set to 1 when that bound
+ * stopped it.  Returns 0, or -1 on ENOMEM. */
+int image_keep_aliases(struct itree *t, const struct image_limits *l,
+                       struct keep_want **out, size_t *n, int *cut);
+void image_keep_wants_free(struct keep_want *w, size_t n);
+
 /* ---- one layer (image_blob.c) ---- */
 
 struct layer_run {
     const struct image_limits *limits;
+    char *const *extra;           /* sorted normalised paths kept besides image_keep()'s, */
+    size_t nextra;                /* for files reached through symlinks (or NULL, 0) */
     atomic_int *cancel;           /* set by anyone to stop every layer */
     atomic_uint_fast64_t *done;   /* blob bytes read, all layers */
 };

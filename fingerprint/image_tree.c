@@ -2,8 +2,8 @@
  * describe them (names, types, modes, sizes; content only of kept files),
  * one delta per layer and the merge of deltas in order (OCI image-spec
  * layer.md: whiteouts ".wh.NAME" and opaque ".wh..wh..opq" hide entries of
- * LOWER layers only).  Never reads a file and never follows a symlink:
- * resolution happens in image_root.c.
+ * LOWER layers only).  Never reads a file; itree_resolve() is the one
+ * place that follows symlinks (for image_root.c and image_keep.c).
  *
  * A directory's children sit in an open-addressing hash table; a removed
  * child stays as a tombstone of type IN_GONE (its content freed) so the
@@ -78,6 +78,7 @@ static void inode_clear(struct inode *n)
     n->nkids = n->cap = n->nwh = n->capwh = 0;
     n->kept = n->size = 0;
     n->opaque = n->explicit_dir = n->beneath = 0;
+    n->layer = 0;
     n->type = IN_GONE;
 }
 
@@ -343,6 +344,84 @@ struct inode *itree_lookup(struct itree *t, const char *path)
     return n;
 }
 
+int itree_resolve(struct itree *t, const char *path, int follow, struct itree_resolved *rs)
+{
+    static __thread char bufs[2][SP_ROOT_PATH_MAX * 2 + 2];
+    int which = 0, links = 0;
+    if (path == NULL || path[0] == '\0') {
+        errno = ENOENT;
+        return -1;
+    }
+    if (strlen(path) >= SP_ROOT_PATH_MAX) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    snprintf(bufs[0], sizeof bufs[0], "%s", path);
+    const char *p = bufs[0];
+    rs->stack[0] = &t->root;
+    rs->depth = 1;
+    for (;;) {
+        while (*p == '/')
+            p++;
+        if (*p == '\0')
+            break;
+        size_t cl = strcspn(p, "/");
+        char comp[SP_ROOT_PATH_MAX];
+        if (cl >= sizeof comp) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        memcpy(comp, p, cl);
+        comp[cl] = '\0';
+        p += cl;
+        const char *after = p;
+        while (*after == '/')
+            after++;
+        int last = *after == '\0';
+        int trailing = last && *p == '/';
+        if (strcmp(comp, ".") == 0)
+            continue;
+        if (strcmp(comp, "..") == 0) {
+            if (rs->depth > 1)
+                rs->depth--;
+            continue;
+        }
+        struct inode *dir = rs->stack[rs->depth - 1];
+        if (dir->type != IN_DIR) {
+            errno = ENOTDIR;
+            return -1;
+        }
+        struct inode *k = itree_kid(dir, comp);
+        if (k == NULL || k->type == IN_GONE) {
+            errno = ENOENT;
+            return -1;
+        }
+        if (k->type == IN_LINK && (!last || follow || trailing)) {
+            if (++links > SP_IMAGE_LINKS_MAX) {
+                errno = ELOOP;
+                return -1;
+            }
+            char *nb = bufs[!which];
+            int n = snprintf(nb, sizeof bufs[0], "%s/%s", k->link, after);
+            if (n < 0 || (size_t)n >= sizeof bufs[0]) {
+                errno = ENAMETOOLONG;
+                return -1;
+            }
+            if (k->link[0] == '/')
+                rs->depth = 1;
+            which = !which;
+            p = nb;
+            continue;
+        }
+        if (rs->depth >= SP_IMAGE_RESOLVE_DEPTH_MAX) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        rs->stack[rs->depth++] = k;
+    }
+    return 0;
+}
+
 int itree_pending(struct itree *t, const char *path)
 {
     if (t->npending == t->cappending) {
@@ -435,6 +514,7 @@ static void move_node(struct inode *dst, struct inode *src)
     dst->data = src->data;
     dst->kept = src->kept;
     dst->link = src->link;
+    dst->layer = src->layer;
     src->data = src->link = NULL;
     src->kept = 0;
 }

@@ -66,6 +66,16 @@ mk("replaced", [c.tar_of([("d", "usr/share/etc"), ("f", "usr/share/etc/os-releas
 # a lower symlink whited out, then the name reused as a directory: valid
 mk("whiteout-link", [c.tar_of([("d", "usr/share/etc"), ("l", "etc", "usr/share/etc")]),
                      c.tar_of([("f", ".wh.etc", b""), ("d", "etc"), ("f", "etc/os-release", OSR)])])
+# kept files reached only through a symlinked directory: in the same layer,
+# and with the link added by a later layer over content of a lower one
+STATUS = (b"Package: libc6\nStatus: install ok installed\nArchitecture: amd64\n"
+          b"Version: 2.36-9\n\n")
+mk("through-same", [c.tar_of([("d", "usr/share/etc"), ("f", "usr/share/etc/os-release", OSR),
+                              ("l", "etc", "usr/share/etc")])])
+mk("through-upper", [c.tar_of([("d", "usr/share/etc"), ("f", "usr/share/etc/os-release", OSR),
+                               ("d", "data/dpkg"), ("f", "data/dpkg/status", STATUS)]),
+                     c.tar_of([("l", "etc", "/usr/share/etc/"), ("d", "var/lib"),
+                               ("l", "var/lib/dpkg", "../../data/dpkg")])])
 # a layout whose index.json carries a manifest's "layers", and one whose
 # manifest says another media type than its descriptor
 import json, shutil
@@ -94,7 +104,7 @@ for k in sorted(f):
     if not k.startswith("image."):
         print(k + "=" + f[k])' "$1"
 }
-for img in replaced whiteout-link; do
+for img in replaced whiteout-link through-same through-upper; do
     if ! "$STACKPRINT" probe --format json -o "$W/$img.json" --image "$W/$img:t" 2>"$W/$img.err"; then
         not_ok "$img: probed" "$(cat "$W/$img.err")"; continue
     fi
@@ -109,6 +119,9 @@ for img in replaced whiteout-link; do
         skip "$img: facts equal those of umoci unpack's tree" "umoci missing"
     fi
 done
+
+check "through-upper: dpkg's status read through var/lib/dpkg -> data/dpkg" \
+    test "$(fact "$W/through-upper.json" deb.libc6)" = 2.36-9
 
 # ---- names: the whole name or exit 4, never another member ----
 refused "a.tar: the 310-byte layer is looked up whole (it does not match its diff_id)" 3 \
