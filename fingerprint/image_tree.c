@@ -348,14 +348,8 @@ int itree_resolve(struct itree *t, const char *path, int follow, struct itree_re
 {
     static __thread char bufs[2][SP_ROOT_PATH_MAX * 2 + 2];
     int which = 0, links = 0;
-    if (path == NULL || path[0] == '\0') {
-        errno = ENOENT;
+    if (root_check_path(path) != 0)
         return -1;
-    }
-    if (strlen(path) >= SP_ROOT_PATH_MAX) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
     snprintf(bufs[0], sizeof bufs[0], "%s", path);
     const char *p = bufs[0];
     rs->stack[0] = &t->root;
