@@ -23,7 +23,9 @@
  *   SP_EXIT_USAGE (2): a malformed --platform;
  *   SP_EXIT_INPUT (4): everything else (unreadable or missing files,
  *       malformed JSON or tar, no matching image, a bound crossed, an entry
- *       named with ".." or an absolute name, a hard link to a missing target).
+ *       named with ".." or an absolute name, a hard link to a missing target,
+ *       an ambiguous manifest or index, an entry beneath a symlink that
+ *       runtimes would not apply alike: see itree_merge()).
  */
 #ifndef SP_IMAGE_H
 #define SP_IMAGE_H

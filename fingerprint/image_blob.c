@@ -290,7 +290,7 @@ fail_errno:
     }
     if (errno == ENOTDIR)
         return cfail(c, "%.200s lies beneath a symlink or file made earlier in this layer; "
-                     "images that write through a symlink are refused", path);
+                     "refused (runtimes differ on it)", path);
     return cfail(c, "%.200s: %s", path, strerror(errno));
 }
 

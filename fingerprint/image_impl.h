@@ -117,8 +117,12 @@ struct inode {
     uint64_t size;
     char *data;                   /* FILE: kept content (image_content_alloc), shared by hard links */
     uint64_t kept;                /* bytes at DATA */
-    uint32_t layer;               /* FILE: 1 + index of the layer whose tar entry at this
-                                   * path holds the content; 0: unknown (hard links) */
+    uint32_t layer;               /* FILE: 1 + index of the layer whose tar entry
+                                   * holds the content; 0: unknown (hard links) */
+    uint32_t gen;                 /* merged: 1 + index of the layer that made or
+                                   * replaced it (0: none yet) */
+    uint8_t via;                  /* merged FILE: written through a lower symlink, so
+                                   * its tar path is in itree.via, not its own */
     char *link;                   /* LINK: target as written; HARDLINK: target path */
     struct inode **kids;          /* DIR: open-addressing table, CAP slots */
     uint32_t nkids, cap;
@@ -133,6 +137,13 @@ struct itree {
     const struct image_limits *limits;
     char **pending;               /* paths of HARDLINK nodes to resolve against lower layers */
     size_t npending, cappending;
+    struct itree_via *via;        /* merged: files written through a symlink, in order */
+    size_t nvia, capvia;
+};
+
+struct itree_via {
+    char *canon;                  /* where the file is in the merged tree */
+    char *tar;                    /* the name of its entry in its layer's tar */
 };
 
 /* Kept content: a reference-counted buffer of LEN bytes plus a NUL, so that
@@ -171,16 +182,24 @@ int itree_whiteout(struct itree *t, const char *dirpath, const char *name);
 struct itree_resolved {
     struct inode *stack[SP_IMAGE_RESOLVE_DEPTH_MAX];
     size_t depth;
+    uint32_t link_gen;            /* the highest gen of the symlinks followed */
 };
 int itree_resolve(struct itree *t, const char *path, int follow, struct itree_resolved *rs);
 /* itree_lookup: the live node at normalised PATH, no links followed. */
 struct inode *itree_lookup(struct itree *t, const char *path);
-/* itree_merge: apply DELTA on top of MERGED (OCI layer.md "Applying
- * Changesets"); DELTA is emptied.  -1 with E set (missing hard link
- * target, bounds, an entry or whiteout of DELTA beneath a path that a lower
- * layer made a symlink or file: refused, SP_EXIT_INPUT). */
-int itree_merge(struct itree *merged, struct itree *delta, const char *layer_name,
-                struct sp_error *e);
+/* itree_merge: apply DELTA, layer number INDEX, on top of MERGED (OCI
+ * layer.md "Applying Changesets"); DELTA is emptied.  Entries and
+ * whiteouts beneath a lower layer's symlink land where the link resolves
+ * (as umoci and docker apply layers: the parent path is resolved inside
+ * the root), recorded in MERGED->via.  -1 with E set, SP_EXIT_INPUT: a
+ * missing hard link target, bounds, or an entry beneath a lower file, a
+ * dangling or looping symlink, or a symlink whose resolution this layer
+ * also changes (the result would depend on the order of the tar). */
+int itree_merge(struct itree *merged, struct itree *delta, size_t index,
+                const char *layer_name, struct sp_error *e);
+/* itree_via_tar: the tar path of the entry written through a symlink that
+ * is now at merged path CANON (the latest), or NULL. */
+const char *itree_via_tar(const struct itree *t, const char *canon);
 /* itree_hardlink: PATH becomes a copy of the file or symlink TARGET (both
  * normalised) of this layer, or, when TARGET is not in this layer, a link
  * resolved against the lower layers by itree_merge().  -1 with errno
@@ -201,12 +220,14 @@ struct inode *itree_kid(const struct inode *dir, const char *name);
 
 struct keep_want {
     size_t layer;                 /* index of the layer holding the entry */
-    char *path;                   /* the entry's normalised path (malloc'd) */
+    char *path;                   /* the entry's normalised path in its tar (malloc'd) */
+    char *canon;                  /* where the file is in the merged tree (malloc'd) */
 };
 
 /* image_keep_aliases: the files of merged tree T whose content was not kept
  * but that a probe reaches through a symlinked directory or a symlink under
  * a path image_keep() keeps (`etc -> usr/share/etc` holding os-release),
+ * or that a layer wrote through a symlink to such a path,
  * each once, sorted by layer then path, into *OUT (malloc'd, free with
  * image_keep_wants_free).  The walk visits every node once, and below each
  * symlink only what a keep pattern can still match, at most

@@ -152,6 +152,9 @@ static int want(struct walk *w, const struct inode *f)
     if (f->type != IN_FILE || f->size == 0 || f->layer == 0 || f->kept >= f->size ||
         f->kept >= w->l->keep_file_max || image_keep(w->lp, w->l) == 0)
         return 0;
+    const char *tar = f->via ? itree_via_tar(w->t, w->cp) : w->cp;
+    if (tar == NULL)
+        return 0;
     if (w->n == w->cap) {
         size_t nc = w->cap ? w->cap * 2 : 8;
         struct keep_want *nv = realloc(w->v, nc * sizeof *nv);
@@ -160,9 +163,13 @@ static int want(struct walk *w, const struct inode *f)
         w->v = nv;
         w->cap = nc;
     }
-    if ((w->v[w->n].path = strdup(w->cp)) == NULL)
+    struct keep_want *k = &w->v[w->n];
+    k->path = strdup(tar);
+    k->canon = strdup(w->cp);
+    k->layer = f->layer - 1;
+    w->n++;
+    if (k->path == NULL || k->canon == NULL)
         return -1;
-    w->v[w->n++].layer = f->layer - 1;
     return 0;
 }
 
@@ -228,7 +235,7 @@ static int walk_dir(struct walk *w, const struct inode *dir, size_t ll, size_t c
         l2 += nl;
         c2 += nl;
         int rc = 0;
-        if (k->type == IN_FILE && below >= 0)
+        if (k->type == IN_FILE && (below >= 0 || k->via))
             rc = want(w, k);
         else if (k->type == IN_DIR &&
                  (below < 0 || below + 1 <= w->below_max || anchored_below(w->lp)))
@@ -248,13 +255,16 @@ static int cmp_want(const void *a, const void *b)
     const struct keep_want *x = a, *y = b;
     if (x->layer != y->layer)
         return x->layer < y->layer ? -1 : 1;
-    return strcmp(x->path, y->path);
+    int c = strcmp(x->path, y->path);
+    return c ? c : strcmp(x->canon, y->canon);
 }
 
 void image_keep_wants_free(struct keep_want *v, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(v[i].path);
+        free(v[i].canon);
+    }
     free(v);
 }
 
@@ -286,6 +296,7 @@ int image_keep_aliases(struct itree *t, const struct image_limits *l,
         for (size_t i = 0; i < w->n; i++) {
             if (k && cmp_want(&w->v[k - 1], &w->v[i]) == 0) {
                 free(w->v[i].path);
+                free(w->v[i].canon);
                 continue;
             }
             w->v[k++] = w->v[i];

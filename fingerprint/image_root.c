@@ -341,7 +341,7 @@ static int refetch_aliases(struct image_impl *im, const struct image_limits *l,
         }
         for (size_t k = i; k < j && rc == 0; k++) {
             struct inode *got = itree_lookup(ly->delta, v[k].path);
-            struct inode *m = itree_lookup(im->tree, v[k].path);
+            struct inode *m = itree_lookup(im->tree, v[k].canon);
             if (got == NULL || m == NULL || got->type != IN_FILE || m->type != IN_FILE ||
                 got->size != m->size || got->kept <= m->kept)
                 continue;             /* not what the first read saw: left unkept */
@@ -432,7 +432,7 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
     }
     for (size_t i = 0; i < im->plan.nlayers; i++) {
         struct image_layer *ly = &im->plan.layers[i];
-        int rc = itree_merge(im->tree, ly->delta, ly->name, e);
+        int rc = itree_merge(im->tree, ly->delta, i, ly->name, e);
         itree_free(ly->delta);
         ly->delta = NULL;
         if (rc != 0)
