@@ -2,8 +2,10 @@
  * describe them (names, types, modes, sizes; content only of kept files),
  * one delta per layer and the merge of deltas in order (OCI image-spec
  * layer.md: whiteouts ".wh.NAME" and opaque ".wh..wh..opq" hide entries of
- * LOWER layers only).  Never reads a file; itree_resolve() is the one
- * place that follows symlinks (for image_root.c and image_keep.c).
+ * LOWER layers only; an entry beneath a lower layer's symlink lands where
+ * the link leads, as umoci and docker apply layers).  Never reads a file;
+ * itree_resolve() is the one place that follows symlinks (for the merge,
+ * image_root.c and image_keep.c).
  *
  * A directory's children sit in an open-addressing hash table; a removed
  * child stays as a tombstone of type IN_GONE (its content freed) so the
