@@ -561,8 +561,9 @@ static int is_manifest_type(const char *mt)
  * (WANT_INDEX) with a manifest's "config" or "layers", a manifest with an
  * index's "manifests", either with schema 1's "fsLayers", or a "mediaType"
  * of another kind or other than its descriptor's DESC_MEDIA (NULL: none).
- * The image-spec's guidance on ambiguous documents (advisory
- * GHSA-77vh-xpmg-72qh, CVE-2021-41190); skopeo refuses them the same way. */
+ * OCI image-spec v1.1 manifest.md and image-index.md ("mediaType" names the
+ * document's own kind), read strictly as skopeo reads them: a document
+ * that two readers could take for different kinds is refused. */
 static int unambiguous(struct image_store *s, const struct sp_node *doc, const char *file,
                        int want_index, const char *desc_media, struct sp_error *e)
 {
