@@ -352,7 +352,8 @@ static int plan_for(const struct fixctx *x, const struct catalog_release *r, str
     steps_free(p);
     if (system_steps(x, r, p) != 0 || python_steps(x, r, p) != 0)
         return -1;
-    qsort(p->steps, p->n, sizeof *p->steps, cmp_step);
+    if (p->n > 1)
+        qsort(p->steps, p->n, sizeof *p->steps, cmp_step);
     return 0;
 }
 
