@@ -83,6 +83,7 @@ demo: bootstrap all
 	@scripts/demo $(BUILD)/stackprint
 
 fuzz:
+	@scripts/bootstrap --fuzz
 	@fuzz/run $(FUZZ_SECONDS)
 
 bench: all
