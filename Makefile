@@ -23,15 +23,19 @@ endif
 
 CC       ?= cc
 PKGS      = libpci libarchive libcrypto yaml-0.1 jansson libisal libzstd
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# pkg-config runs when a recipe first needs its answer, never when this file
+# is read: `make demo` and `make check` install pkg-config and the -dev
+# packages (scripts/bootstrap) before anything is compiled.  The $(eval)
+# keeps each answer after its first use (one pkg-config run, not one per file).
+PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
 # libarchive is linked statically (Debian's libarchive-dev ships the .a):
 # stackprint uses only its tar reader, so only that part is linked, while the
 # shared library would load libxml2, ICU and libstdc++ at every start (about
 # 1.5 ms of a 10 ms host probe, bench/probe).  The rest stays shared.
-PKG_LIBS   := $(shell pkg-config --libs $(filter-out libarchive,$(PKGS)) 2>/dev/null) \
-              -Wl,-Bstatic -larchive -Wl,-Bdynamic
+PKG_LIBS   = $(eval PKG_LIBS := $(shell pkg-config --libs $(filter-out libarchive,$(PKGS)) 2>/dev/null) \
+              -Wl,-Bstatic -larchive -Wl,-Bdynamic)$(PKG_LIBS)
 # unit tests link the shared libarchive: they also write tar streams
-TEST_LIBS  := $(shell pkg-config --libs $(PKGS) cmocka 2>/dev/null) -lpthread
+TEST_LIBS  = $(eval TEST_LIBS := $(shell pkg-config --libs $(PKGS) cmocka 2>/dev/null) -lpthread)$(TEST_LIBS)
 
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wstrict-prototypes -Wvla
@@ -79,7 +83,9 @@ check: bootstrap
 	@$(MAKE) --no-print-directory all unit
 	@SANITIZE=$(SANITIZE) /usr/bin/python3 tests/run --build $(BUILD)
 
-demo: bootstrap all
+# a second make, as for check: the build starts once bootstrap has finished
+demo: bootstrap
+	@$(MAKE) --no-print-directory all
 	@scripts/demo $(BUILD)/stackprint
 
 fuzz:
