@@ -27,7 +27,11 @@ PKGS      = libpci libarchive libcrypto yaml-0.1 jansson libisal libzstd
 # is read: `make demo` and `make check` install pkg-config and the -dev
 # packages (scripts/bootstrap) before anything is compiled.  The $(eval)
 # keeps each answer after its first use (one pkg-config run, not one per file).
-PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
+PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) rpm 2>/dev/null))$(PKG_CFLAGS)
+# librpm is dlopen'd by fingerprint/probe_rpm.c only when a root holds an
+# rpm database (linked, it and its Lua, sqlite and libgcrypt cost every run
+# a few ms): compiled against pkg-config's rpm, loaded by its SONAME.
+RPM_SONAME = $(eval RPM_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir rpm 2>/dev/null)/librpm.so 2>/dev/null | sed -n 's/^ *SONAME *//p'))$(RPM_SONAME)
 # libarchive is linked statically (Debian's libarchive-dev ships the .a):
 # stackprint uses only its tar reader, so only that part is linked, while the
 # shared library would load libxml2, ICU and libstdc++ at every start (about
@@ -40,11 +44,12 @@ TEST_LIBS  = $(eval TEST_LIBS := $(shell pkg-config --libs $(PKGS) cmocka 2>/dev
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wstrict-prototypes -Wvla
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DSP_VERSION='"$(VERSION)"' -I. $(WARNINGS) \
+             $(if $(RPM_SONAME),-DSP_LIBRPM_SONAME='"$(RPM_SONAME)"') \
              $(PKG_CFLAGS) $(CFLAGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS      = $(PKG_LIBS) -lpthread
 
-LIB_SRC  := $(sort $(wildcard manifest/*.c fingerprint/*.c checks/*.c))
+LIB_SRC  := $(sort $(wildcard manifest/*.c fingerprint/*.c checks/*.c export/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -80,6 +85,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstackprint.a tests/unit/testlib.h
 unit: $(UNIT_BIN)
 
 check: bootstrap
+	@scripts/bootstrap-npm
 	@$(MAKE) --no-print-directory all unit
 	@SANITIZE=$(SANITIZE) /usr/bin/python3 tests/run --build $(BUILD)
 

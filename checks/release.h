@@ -6,7 +6,8 @@
  * that consensus, since hosts often run a driver from an older release than
  * their userspace (doc/DOMAIN.md section 5); it gets its own fact.
  *
- * Components: deb.<name> and rpm.<name> (epoch and revision ignored),
+ * Components: deb.<name> and rpm.<name> (epoch, revision and the yum
+ * spelling's "_HASH" ignored: catalog_upstream()),
  * pip.<name> (PEP 503 names; local labels ignored) of the workload
  * environment, and, when no package records them, neuron.runtime.version
  * (aws-neuronx-runtime-lib) and neuron.collectives.version
@@ -33,7 +34,8 @@
  *   neuron.sdk.instances     instance families every catalogued component
  *                            found supports in the release, likewise
  *   neuron.sdk.runtime_version  the runtime library's version: the upstream
- *                            part (no epoch, no revision) of
+ *                            part (catalog_upstream(): no epoch, no
+ *                            revision, no yum build hash) of
  *                            deb.aws-neuronx-runtime-lib, else of
  *                            rpm.aws-neuronx-runtime-lib, else
  *                            neuron.runtime.version (the library file name)
