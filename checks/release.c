@@ -211,6 +211,41 @@ static int upstream_fact(struct factset *fs, const char *key, const char *a, con
     return 0;
 }
 
+/* neuron.sdk.cache_compiler_release: the release of the newest compiler
+ * that filled the compile cache (neuron.cache.compilers), each compiler's
+ * release being the oldest that ships its version, as for
+ * neuron.sdk.compiler_release; absent when no cache compiler is in the
+ * catalog.  A NEFF from a compiler newer than the runtime does not load
+ * (aws-neuron-sdk#820, #823). */
+static int cache_compiler_release(const struct catalog *cat, struct factset *facts,
+                                  struct sp_error *e)
+{
+    const char *list = factset_get(facts, "neuron.cache.compilers");
+    size_t best = cat->nreleases;        /* smallest index: the newest release */
+    for (const char *v = list; v && *v;) {
+        size_t n = strcspn(v, ",");
+        char version[256];
+        if (n > 0 && n < sizeof version) {
+            snprintf(version, sizeof version, "%.*s", (int)n, v);
+            size_t oldest = cat->nreleases;
+            for (size_t r = 0; r < cat->nreleases; r++)
+                for (size_t p = 0; p < cat->releases[r].npackages; p++) {
+                    const struct catalog_package *pk = &cat->releases[r].packages[p];
+                    if (strcmp(pk->pep503, "neuronx-cc") == 0 &&
+                        catalog_version_matches(pk->version, version, 'p'))
+                        oldest = r;
+                }
+            if (oldest < best)
+                best = oldest;
+        }
+        v += n + (v[n] == ',');
+    }
+    if (best == cat->nreleases)
+        return 0;
+    return set(facts, "neuron.sdk.cache_compiler_release", cat->releases[best].release,
+               "neuron.cache.compilers", e);
+}
+
 int release_infer(const struct catalog *cat, struct factset *facts, struct sp_error *e)
 {
     struct component *comp = NULL, driver = { 0 };
@@ -403,6 +438,9 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
                 cat->releases[r].release, comp[i].key, e) != 0)
             goto out;
     }
+
+    if (cache_compiler_release(cat, facts, e) != 0)
+        goto out;
 
     /* the release's Python window and instance families */
     int anysel = 0;

@@ -28,6 +28,9 @@
  *                                     (else the installed aws-neuronx-dkms)
  *   neuron.sdk.compiler_release       oldest release shipping the neuronx-cc version
  *   neuron.sdk.runtime_release        newest release shipping the runtime version
+ *   neuron.sdk.cache_compiler_release the release of the newest neuronx-cc that
+ *                                     filled the compile cache (neuron.cache.compilers;
+ *                                     each compiler's oldest release)
  *   neuron.sdk.python        Python versions every catalogued pip component
  *                            found supports in the release (the table's
  *                            lists, intersected); "none" when they share none
