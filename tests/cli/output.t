@@ -29,7 +29,7 @@ $ head -n 1 "$T/m.yaml"; ls "$T" | wc -l
 # (strace holds fsync for 1.5 s; the signal arrives in the middle; leak checks
 # off because LeakSanitizer cannot run under ptrace)
 $ ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e inject=fsync:delay_enter=1500000 stackprint probe --root tests/fixtures/roots/container-bare -o "$T/m.yaml" &
-$ sleep 0.8; pkill -TERM -x stackprint; wait
+$ sleep 0.8; pkill -TERM -P $! -x stackprint; wait
 $ ls "$T" | grep -c 'tmp' ; head -n 1 "$T/m.yaml"
 > 0
 > schema: "stackprint/manifest/v1"
