@@ -80,6 +80,16 @@ int probe_set(struct probe_ctx *ctx, const char *key, const char *value,
                      key, SP_FACTS_MAX);
         return 0;
     }
+    if (errno == EILSEQ) {
+        char shown[64];
+        size_t i = 0;
+        for (; key[i] && i < sizeof shown - 1; i++)
+            shown[i] = (key[i] > 0x20 && key[i] < 0x7f) ? key[i] : '?';
+        shown[i] = '\0';
+        factset_warn(ctx->facts, "%s: %s: the key has bytes outside the fact-key alphabet "
+                     "(stackprint-manifest(5)); not recorded", shown, evidence ? evidence : "?");
+        return 0;
+    }
     factset_warn(ctx->facts, "%s: %s: value %s, not recorded", key,
                  evidence ? evidence : "?",
                  errno == E2BIG ? "too long" : "empty");

@@ -1552,6 +1552,11 @@ static int read_dist(struct probe_ctx *ctx, int flags, const char *dir, const ch
         pwarn(ctx, flags, "pip: %s: Name too long for a key; not recorded", meta);
         return 0;
     }
+    if (!fact_key_valid(key)) {
+        pwarn(ctx, flags, "pip: %s: Name \"%s\" has bytes outside the fact-key alphabet; "
+              "not recorded", meta, m.name);
+        return 0;
+    }
     if (m.not_utf8)
         pwarn(ctx, flags, "%s: %s: bytes that are not UTF-8 in the headers (escaped as \\xNN)",
               key, meta);
