@@ -24,3 +24,25 @@ $ tests/restamp $T/k.yaml
 $ stackprint check --policy tests/fixtures/hostile/stackid-collision/policy.yaml $T/k.yaml
 ? 4
 2>~ ^stackprint: .*/k.yaml:7:3: fact key 'pip.torch=2.3\?python.version' is not 1 to 256 bytes of a-z A-Z 0-9 \. _ \+ : - starting with a-z$
+
+### DSSE multi-signature: a mislabelled signature, then the signer's own unlabelled one, verifies
+$ stackprint verify --pub tests/fixtures/hostile/dsse-keyid-hint/signer.pub --envelope tests/fixtures/hostile/dsse-keyid-hint/env-c-mislabelled-then-unlabelled.json tests/fixtures/hostile/dsse-keyid-hint/m.json
+? 0
+>~ ^verified: m.json sha256:0331820bdf10d0030d9b71b626f6e86e2caaf067e89b367a913579030387b07e signed by key 4a60abfcd7f2441966d9df257477ceab8fb3c46fa09750d57f6c0de0a9fcb368,
+
+### DSSE multi-signature: a mislabelled signature, then the signer's own with keyid "", verifies
+$ stackprint verify --pub tests/fixtures/hostile/dsse-keyid-hint/signer.pub --envelope tests/fixtures/hostile/dsse-keyid-hint/env-d-mislabelled-then-emptykeyid.json tests/fixtures/hostile/dsse-keyid-hint/m.json
+? 0
+>~ ^verified: m.json sha256:0331820bdf10d0030d9b71b626f6e86e2caaf067e89b367a913579030387b07e
+
+### a file with the image config's digest never verifies as the manifest, and the message names the subject it matched
+$ stackprint sign --key tests/fixtures/sign/ed25519.key -o $T/e.json tests/fixtures/sign/image.yaml
+$ printf x > $T/cfg
+$ stackprint verify --pub tests/fixtures/sign/ed25519.pub --envelope $T/e.json $T/cfg
+? 3
+2>~ subject check failed: .*/cfg has the sha256 of subject\[1\] "app.tar:latest", which the manifest describes, not of the manifest itself \(subject\[0\] "image.yaml"\)$
+
+### the image manifest itself verifies against its own subject
+$ stackprint sign --key tests/fixtures/sign/ed25519.key -o $T/e.json tests/fixtures/sign/image.yaml
+$ stackprint verify --pub tests/fixtures/sign/ed25519.pub --envelope $T/e.json tests/fixtures/sign/image.yaml
+>~ ^verified: image.yaml sha256:

@@ -13,7 +13,7 @@ $ stackprint verify --pub tests/fixtures/sign/ed25519.pub tests/fixtures/sign/ma
 ### a valid envelope for another manifest fails the subject check
 $ stackprint verify --pub tests/fixtures/sign/ed25519.pub --envelope tests/fixtures/sign/manifest.yaml.intoto.json tests/fixtures/sign/image.yaml
 ? 3
-2>~ ^stackprint: tests/fixtures/sign/manifest.yaml.intoto.json: subject check failed: no subject has the sha256 of tests/fixtures/sign/image.yaml \(
+2>~ ^stackprint: tests/fixtures/sign/manifest.yaml.intoto.json: subject check failed: the manifest's subject\[0\] "manifest.yaml" does not have the sha256 of tests/fixtures/sign/image.yaml \(
 
 ### a changed manifest fails
 $ sed 's/2.9.0/2.9.1/' tests/fixtures/sign/manifest.yaml > $T/m.yaml
@@ -25,7 +25,7 @@ $ stackprint verify --pub tests/fixtures/sign/ed25519.pub --envelope tests/fixtu
 $ stackprint keygen --type ed25519 -o $T/other >/dev/null
 $ stackprint verify --pub $T/other.pub --envelope tests/fixtures/sign/manifest.yaml.intoto.json tests/fixtures/sign/manifest.yaml
 ? 3
-2>~ signature check failed: no signature verifies under key [0-9a-f]{64} \(1 tried, none with this keyid\)
+2>~ signature check failed: no signature verifies under key [0-9a-f]{64} \(1 tried\)
 
 ### an ECDSA key of the right name but the wrong type fails too
 $ stackprint keygen -o $T/ec >/dev/null
