@@ -65,7 +65,7 @@ const char *sp_result_supported(const struct sp_result *res, char *buf, size_t b
 int sp_result_bad(const struct sp_result *res)
 {
     return res->verdict == SP_VERDICT_VIOLATED || res->verdict == SP_VERDICT_MISSING ||
-           res->verdict == SP_VERDICT_INVALID;
+           res->verdict == SP_VERDICT_INVALID || res->verdict == SP_VERDICT_INCOMPLETE;
 }
 
 const char *sp_result_explain(const struct sp_result *res, char *buf, size_t bufsz)
@@ -73,8 +73,8 @@ const char *sp_result_explain(const struct sp_result *res, char *buf, size_t buf
     char supported[512];
     const char *message = res->rule ? res->rule->message : NULL;
     sp_result_supported(res, supported, sizeof supported);
-    if (res->verdict == SP_VERDICT_INVALID)
-        snprintf(buf, bufsz, "%s", res->detail ? res->detail : "invalid");
+    if (res->verdict == SP_VERDICT_INVALID || res->verdict == SP_VERDICT_INCOMPLETE)
+        snprintf(buf, bufsz, "%s", res->detail ? res->detail : sp_verdict_name(res->verdict));
     else if (res->verdict == SP_VERDICT_MISSING && res->detail)
         snprintf(buf, bufsz, "%s, supported %s", res->detail, supported);
     else if (res->found == NULL)
@@ -95,13 +95,18 @@ static const char *plural(size_t n, const char *one, const char *many)
 
 const char *sp_report_summary(const struct sp_report *r, char *buf, size_t bufsz)
 {
+    char incomplete[48] = "";
+    if (r->verdicts[SP_VERDICT_INCOMPLETE])   /* named only when it happens */
+        snprintf(incomplete, sizeof incomplete, ", %zu incomplete",
+                 r->verdicts[SP_VERDICT_INCOMPLETE]);
     snprintf(buf, bufsz,
-             "%zu %s, %zu %s: %zu ok, %zu violated, %zu missing, %zu invalid, %zu not applicable; "
+             "%zu %s, %zu %s: %zu ok, %zu violated, %zu missing, %zu invalid, %zu not applicable%s; "
              "%zu %s, %zu %s%s: check %s",
              r->policies, plural(r->policies, "policy", "policies"), r->count,
              plural(r->count, "requirement", "requirements"), r->verdicts[SP_VERDICT_OK],
              r->verdicts[SP_VERDICT_VIOLATED], r->verdicts[SP_VERDICT_MISSING],
-             r->verdicts[SP_VERDICT_INVALID], r->verdicts[SP_VERDICT_NOT_APPLICABLE], r->errors,
+             r->verdicts[SP_VERDICT_INVALID], r->verdicts[SP_VERDICT_NOT_APPLICABLE], incomplete,
+             r->errors,
              plural(r->errors, "error", "errors"), r->warnings,
              plural(r->warnings, "warning", "warnings"), r->strict ? " (strict)" : "",
              r->passed ? "passed" : "failed");

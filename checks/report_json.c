@@ -93,7 +93,8 @@ int sp_report_json(const struct sp_report *r, const struct sp_report_meta *m, FI
     }
     json_object_set_new(summary, "policies", json_integer((json_int_t)r->policies));
     json_object_set_new(summary, "requirements", json_integer((json_int_t)r->count));
-    static const char *const keys[SP_VERDICTS] = { "ok", "violated", "missing", "invalid", "not_applicable" };
+    static const char *const keys[SP_VERDICTS] = { "ok", "violated", "missing", "invalid", "not_applicable",
+                                                    "incomplete" };
     for (int v = 0; v < SP_VERDICTS; v++)
         json_object_set_new(summary, keys[v], json_integer((json_int_t)r->verdicts[v]));
     json_object_set_new(summary, "errors", json_integer((json_int_t)r->errors));

@@ -23,6 +23,16 @@
 #define SP_FACT_KEY_MAX 256        /* bytes in a key, bound for readers */
 #define SP_FACT_VALUE_MAX 4096     /* bytes in a value or evidence string */
 #define SP_FACTS_MAX 200000        /* facts in one set */
+/* Probes (probe_set) record a bulk fact (SP_FACT_BULK_PREFIXES) only while
+ * the set holds fewer than SP_FACTS_BULK_MAX facts, so at least
+ * SP_FACTS_MAX - SP_FACTS_BULK_MAX stay for the key facts (instance, Neuron,
+ * Python, pip, torch, backend), whatever order the probes run in.  A fact
+ * dropped at either bound is counted in the fact SP_FACTS_DROPPED_KEY, and
+ * `check` then fails every decision an absent fact would make
+ * (checks/evaluate.h, verdict incomplete). */
+#define SP_FACTS_BULK_MAX 160000
+#define SP_FACT_BULK_PREFIXES { "deb.", "rpm.", "python.env." }
+#define SP_FACTS_DROPPED_KEY "facts.dropped"
 #define SP_WARNINGS_MAX 10000      /* warnings kept; later ones are counted */
 /* The fact-key alphabet (stackprint-manifest(5), "Fact keys"): a key is 1 to
  * SP_FACT_KEY_MAX bytes of these, the first a lowercase ASCII letter. */
