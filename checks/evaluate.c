@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "release.h"
+#include "common/strbuf.h"
 
 /* REF_MISSING: a fact the test refers to is absent */
 enum outcome { HOLDS, FAILS, UNDECIDED, REF_MISSING };
@@ -79,9 +80,9 @@ static int ref_missing(struct why *w, const char *key)
 static int specifier_refs(const struct sp_specifier *s, const struct sp_version *found,
                           const struct sp_eval_ctx *ctx, struct why *w)
 {
-    char shown[SP_SPECIFIER_TEXT_MAX + 1] = "";
-    size_t len = 0;
+    struct sp_strbuf shown;              /* each bound at most a fact value */
     int holds = 1;
+    sp_strbuf_init(&shown, s->count * (SP_FACT_VALUE_MAX + 8));
     static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "~=", "===" };
     for (size_t i = 0; i < s->count; i++) {
         const struct sp_clause *c = &s->clauses[i];
@@ -90,22 +91,23 @@ static int specifier_refs(const struct sp_specifier *s, const struct sp_version 
         if (c->ref) {
             const char *value = factset_get(ctx->facts, c->ref);
             struct sp_error ve;
-            if (value == NULL)
+            if (value == NULL) {
+                sp_strbuf_free(&shown);
                 return ref_missing(w, c->ref);
-            if ((bound = sp_clause_resolve(c, s->scheme, value, &ve)) == NULL)
+            }
+            if ((bound = sp_clause_resolve(c, s->scheme, value, &ve)) == NULL) {
+                sp_strbuf_free(&shown);
                 return (w->detail = strdup(ve.msg)) ? UNDECIDED : -1;
+            }
             text = bound->normal;
         }
-        int n = snprintf(shown + len, sizeof shown - len, "%s%s%s%s", i ? "," : "", ops[c->op], text,
-                         c->wildcard ? ".*" : "");
-        if (n > 0 && (size_t)n < sizeof shown - len)
-            len += (size_t)n;
+        sp_strbuf_addf(&shown, "%s%s%s%s", i ? "," : "", ops[c->op], text, c->wildcard ? ".*" : "");
         if (!sp_clause_match(c, bound, found))
             holds = 0;
         if (bound != c->bound)
             sp_version_free(bound);
     }
-    return (w->resolved = strdup(shown)) ? (holds ? HOLDS : FAILS) : -1;
+    return (w->resolved = sp_strbuf_take(&shown)) ? (holds ? HOLDS : FAILS) : -1;
 }
 
 /* one_of_fact: FOUND (its first T->components release components) is one
