@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <openssl/bio.h>
@@ -141,6 +142,23 @@ static int is_uri(const char *arg)
     return *p == ':' && p - arg >= 2;    /* "c:" is a drive, not a scheme */
 }
 
+/* The local path a "file:" URI ARG names, as OpenSSL's file store reads it
+ * (RFC 8089: "file:/p", "file:///p", "file://localhost/p"; the scheme in
+ * any case), pointing into ARG; "" for a file: URI naming another host;
+ * NULL when ARG is not a file: URI (or is an existing file's name). */
+static const char *file_uri_path(const char *arg)
+{
+    if (!is_uri(arg) || strncasecmp(arg, "file:", 5) != 0)
+        return NULL;
+    const char *p = arg + 5;
+    if (strncmp(p, "//", 2) != 0)
+        return p;
+    p += 2;
+    if (strncasecmp(p, "localhost/", 10) == 0)
+        return p + 9;
+    return p[0] == '/' ? p : "";
+}
+
 /* Load the one key of kind WANT (OSSL_STORE_INFO_PKEY or _PUBKEY) from ARG. */
 static int load_key(const char *arg, int want, EVP_PKEY **out, struct sp_error *e)
 {
@@ -154,7 +172,25 @@ static int load_key(const char *arg, int want, EVP_PKEY **out, struct sp_error *
 
     *out = NULL;
     ERR_clear_error();
-    if (is_uri(arg)) {
+    const char *local = file_uri_path(arg);
+    if (local != NULL && local[0] == '\0')
+        return sp_fail(e, SP_EXIT_INPUT, "%s: a file: URI must name a local path "
+                       "(file:/PATH, file:///PATH or file://localhost/PATH)", arg);
+    if (local != NULL) {
+        /* read as a plain path is read: regular files only, never blocking */
+        if (sp_read_file(local, SP_KEY_MAX_BYTES, "key", &buf, &len, e) != 0) {
+            char what[SP_ERROR_MSG_MAX];
+            size_t ll = strlen(local);
+            snprintf(what, sizeof what, "%s", strncmp(e->msg, local, ll) == 0 &&
+                     e->msg[ll] == ':' ? e->msg + ll + 2 : e->msg);
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", arg, what);
+        }
+        if (len > (size_t)0x7fffffff || (bio = BIO_new_mem_buf(buf, (int)len)) == NULL) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", arg);
+            goto out;
+        }
+        store = OSSL_STORE_attach(bio, "file", NULL, NULL, UI_null(), NULL, NULL, NULL, NULL);
+    } else if (is_uri(arg)) {
         store = OSSL_STORE_open(arg, UI_null(), NULL, NULL, NULL);
         if (store != NULL)
             OSSL_STORE_expect(store, want);

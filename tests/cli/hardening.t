@@ -52,3 +52,52 @@ $ /usr/bin/python3 -c 'print("policy: big\nrequire:\n  host.instance_family:\n  
 $ stackprint check --policy $T/p.yaml --format json -o $T/r.json tests/fixtures/manifests/neuron-2.16.yaml
 $ /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; s=r["supported"]; print(r["verdict"], s.startswith("one of v0, v1, v2, "), s.endswith(", v119999, trn1"), s.count(", ") + 1)' $T/r.json
 > ok True True 120001
+
+### never block: a FIFO named as a key, also as a file: URI, is refused like a plain path
+$ mkfifo $T/f
+$ stackprint verify --pub file:$T/f tests/fixtures/sign/manifest.yaml
+? 4
+2>~ ^stackprint: file:.*/f: not a regular file$
+
+### never block: file://localhost/PATH is the local PATH; file://otherhost/PATH is refused
+$ stackprint verify --pub file://localhost$TOP/tests/fixtures/sign/ed25519.pub tests/fixtures/sign/manifest.yaml
+$ stackprint verify --pub file://otherhost/k.pub tests/fixtures/sign/manifest.yaml
+? 4
+>~ ^verified: manifest.yaml
+2>~ ^stackprint: file://otherhost/k.pub: a file: URI must name a local path
+
+### never block: every input that is a FIFO is refused at once (policy, manifest, envelope, key, root file)
+$ mkfifo $T/f
+$ stackprint check --policy $T/f tests/fixtures/manifests/neuron-2.16.yaml; echo "policy $?"
+$ stackprint check --policy policies/ $T/f; echo "manifest $?"
+$ stackprint verify --pub tests/fixtures/sign/ed25519.pub --envelope $T/f tests/fixtures/sign/manifest.yaml; echo "envelope $?"
+$ stackprint sign --key $T/f tests/fixtures/sign/manifest.yaml; echo "key $?"
+> policy 4
+> manifest 4
+> envelope 4
+> key 4
+
+### never block: -o to a FIFO no process reads is refused at once (exit 4), not waited on
+$ mkfifo $T/f
+$ stackprint check --policy tests/fixtures/policies/ -o $T/f tests/fixtures/manifests/neuron-2.16.yaml
+? 4
+2>~ ^stackprint: .*/f: a FIFO no process is reading; not written$
+
+### -o to a FIFO with a reader is written in place
+$ mkfifo $T/f
+$ cat $T/f > $T/got & stackprint probe --root tests/fixtures/roots/inf2 --format json -o $T/f; wait
+$ /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["facts"]["pip.torch"])' $T/got
+> 2.9.0
+
+### probe -o FILE --sign KEY: what a killed run left (the new manifest, its envelope still a temporary) is finished or removed by the next run, and no mixed pair verifies
+$ stackprint keygen --type ed25519 -o $T/k >/dev/null
+$ stackprint probe --root tests/fixtures/roots/inf2 -o $T/m.yaml --sign $T/k.key
+$ stackprint probe --root tests/fixtures/roots/trn2-native -o $T/new.yaml --sign $T/k.key
+$ dead=$(sh -c 'echo $$')
+$ cp $T/new.yaml $T/m.yaml; cp $T/new.yaml.intoto.json $T/m.yaml.intoto.json.tmp.$dead.abcdef; cp $T/new.yaml $T/m.yaml.tmp.$dead.ghijkl
+$ stackprint verify --pub $T/k.pub $T/m.yaml >/dev/null 2>&1; echo "mixed pair: $?"
+$ stackprint probe --root tests/fixtures/roots/inf2 -o $T/m.yaml --sign $T/k.key
+$ ls $T | grep -c '\.tmp\.'; stackprint verify --pub $T/k.pub $T/m.yaml >/dev/null && echo verified
+> mixed pair: 3
+> 0
+> verified

@@ -177,7 +177,7 @@ $ stackprint keygen --help && stackprint sign -h && stackprint verify --help
 >~ ^usage: stackprint sign
 >~ ^usage: stackprint verify
 
-### a key given as a store URI (file: scheme) is opened through OSSL_STORE: same golden bytes
+### a key given as a file: URI is read as its path would be: same golden bytes
 $ stackprint sign --key file:$TOP/tests/fixtures/sign/ed25519.key -o $T/e.json tests/fixtures/sign/manifest.yaml
 $ cmp $T/e.json tests/fixtures/sign/manifest.yaml.intoto.json && echo same
 $ stackprint verify --pub file:$TOP/tests/fixtures/sign/ed25519.pub --envelope $T/e.json tests/fixtures/sign/manifest.yaml >/dev/null && echo verified
