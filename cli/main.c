@@ -19,6 +19,7 @@ static const struct command commands[] = {
     { "keygen", cmd_keygen, "make a signing key pair" },
     { "sign", cmd_sign, "sign a manifest into a DSSE envelope" },
     { "verify", cmd_verify, "verify a manifest's DSSE envelope" },
+    { "export", cmd_export, "a manifest as a CycloneDX or SPDX bill of materials" },
     { NULL, NULL, NULL },
 };
 
