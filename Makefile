@@ -51,7 +51,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DSP_VERSION='"$(VERSION)"' -I. $(WARNINGS) 
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS      = $(PKG_LIBS) -lpthread
 
-LIB_SRC  := $(sort $(wildcard manifest/*.c fingerprint/*.c checks/*.c export/*.c))
+LIB_SRC  := $(sort $(wildcard common/*.c manifest/*.c fingerprint/*.c checks/*.c export/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
