@@ -7,8 +7,10 @@ $ stackprint probe --root tests/fixtures/roots/container-bare -o /dev/null && te
 > device
 
 ### -o a FIFO writes into it for its reader, and the FIFO stays a FIFO
+# the reader holds the FIFO open (read-write, so opening never waits) before
+# stackprint opens it: no race with a reader started in the background
 $ mkfifo "$T/pipe"
-$ (head -n 1 "$T/pipe" > "$T/got") & stackprint probe --root tests/fixtures/roots/container-bare -o "$T/pipe"; wait
+$ exec 3<>"$T/pipe"; stackprint probe --root tests/fixtures/roots/container-bare -o "$T/pipe"; head -n 1 <&3 > "$T/got"; exec 3<&-
 $ cat "$T/got"; test -p "$T/pipe" && echo fifo
 > schema: "stackprint/manifest/v2"
 > fifo
