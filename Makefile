@@ -23,6 +23,8 @@ endif
 
 CC       ?= cc
 PKGS      = libpci libarchive libcrypto yaml-0.1 jansson libisal libzstd
+# libxml2: JUnit reports (junit/, stackprint-attach(1))
+PKGS     += libxml-2.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libarchive is linked statically (Debian's libarchive-dev ships the .a):
 # stackprint uses only its tar reader, so only that part is linked, while the
@@ -41,6 +43,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS      = $(PKG_LIBS) -lpthread
 
 LIB_SRC  := $(sort $(wildcard manifest/*.c fingerprint/*.c checks/*.c))
+LIB_SRC  += $(sort $(wildcard junit/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
