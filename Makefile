@@ -23,9 +23,10 @@ endif
 
 CC       ?= cc
 PKGS      = libpci libarchive libcrypto yaml-0.1 jansson libisal libzstd
-# libxml2: JUnit reports (junit/, stackprint-attach(1))
-PKGS     += libxml-2.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# libxml2 (JUnit reports, junit/): its headers only; the library is opened
+# with dlopen by the commands that read XML (junit/libxml.h says why)
+PKG_CFLAGS += $(shell pkg-config --cflags libxml-2.0 2>/dev/null)
 # libarchive is linked statically (Debian's libarchive-dev ships the .a):
 # stackprint uses only its tar reader, so only that part is linked, while the
 # shared library would load libxml2, ICU and libstdc++ at every start (about

@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/xmlerror.h>
-#include <libxml/xmlsave.h>
+#include "libxml.h"
+
+static const struct sp_libxml *X;     /* set by report_parse() */
 
 /* ---- parsing -------------------------------------------------------- */
 
@@ -44,7 +43,7 @@ static void refuse_doctype(void *ctx, const xmlChar *name, const xmlChar *ext,
         g->line = c->input ? c->input->line : 0;
         g->column = c->input ? c->input->col : 0;
     }
-    xmlStopParser(c);
+    X->xmlStopParser(c);
 }
 
 /* What libxml2 said, as "what" without its trailing newline. */
@@ -62,7 +61,7 @@ static void xml_message(const xmlError *err, char *out, size_t outsz)
 
 static int is_el(const xmlNode *n, const char *name)
 {
-    return n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, BAD_CAST name) == 0;
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
 static size_t count_suites(const xmlNode *n)
@@ -81,42 +80,44 @@ static xmlDocPtr report_parse(const char *buf, size_t len, const char *name,
     struct guard g = { 0 };
     char what[256];
 
-    xmlSetStructuredErrorFunc(NULL, quiet);
-    xmlSetGenericErrorFunc(NULL, quiet_generic);
+    if ((X = sp_libxml(e)) == NULL)
+        return NULL;
+    X->xmlSetStructuredErrorFunc(NULL, quiet);
+    X->xmlSetGenericErrorFunc(NULL, quiet_generic);
     if (len > SP_JUNIT_MAX_BYTES)
         return sp_fail(e, SP_EXIT_INPUT, "%s: larger than the JUnit report size limit (%u bytes)",
                        name, SP_JUNIT_MAX_BYTES), NULL;
-    xmlParserCtxtPtr c = xmlNewParserCtxt();
+    xmlParserCtxtPtr c = X->xmlNewParserCtxt();
     if (c == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name), NULL;
     c->_private = &g;
     c->sax->internalSubset = refuse_doctype;
     c->sax->serror = quiet;
-    xmlDocPtr doc = xmlCtxtReadMemory(c, buf, (int)len, NULL, NULL,
+    xmlDocPtr doc = X->xmlCtxtReadMemory(c, buf, (int)len, NULL, NULL,
                                       XML_PARSE_NONET | XML_PARSE_NOERROR |
                                       XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
     if (g.doctype) {
-        xmlFreeDoc(doc);
-        xmlFreeParserCtxt(c);
+        X->xmlFreeDoc(doc);
+        X->xmlFreeParserCtxt(c);
         return sp_fail(e, SP_EXIT_INPUT, "%s:%d:%d: a DOCTYPE declaration is refused "
                        "(entities are never expanded, DTDs never loaded)",
                        name, g.line, g.column), NULL;
     }
     if (doc == NULL || !c->wellFormed) {
-        const xmlError *err = xmlCtxtGetLastError(c);
+        const xmlError *err = X->xmlCtxtGetLastError(c);
         xml_message(err, what, sizeof what);
         if (err && err->line > 0)
             sp_fail(e, SP_EXIT_INPUT, "%s:%d:%d: not well-formed XML: %s", name, err->line,
                     err->int2 > 0 ? err->int2 : 1, what);
         else
             sp_fail(e, SP_EXIT_INPUT, "%s: not well-formed XML: %s", name, what);
-        xmlFreeDoc(doc);
-        xmlFreeParserCtxt(c);
+        X->xmlFreeDoc(doc);
+        X->xmlFreeParserCtxt(c);
         return NULL;
     }
-    xmlFreeParserCtxt(c);
-    if (count_suites(xmlDocGetRootElement(doc)) == 0) {
-        xmlFreeDoc(doc);
+    X->xmlFreeParserCtxt(c);
+    if (count_suites(X->xmlDocGetRootElement(doc)) == 0) {
+        X->xmlFreeDoc(doc);
         return sp_fail(e, SP_EXIT_INPUT, "%s: no <testsuite> element (not a JUnit XML report)",
                        name), NULL;
     }
@@ -159,12 +160,12 @@ static xmlChar *xml_safe(const char *value)
 }
 
 /* INDENT one level deeper: a tab more when it ends with a tab, else two
- * spaces more; xmlMalloc'd, or NULL. */
+ * spaces more; malloc'd, or NULL. */
 static xmlChar *deeper(const xmlChar *indent)
 {
     size_t n = strlen((const char *)indent);
     const char *more = n > 0 && indent[n - 1] == '\t' ? "\t" : "  ";
-    xmlChar *s = xmlMalloc(n + 3);
+    xmlChar *s = malloc(n + 3);
     if (s) {
         memcpy(s, indent, n);
         memcpy(s + n, more, strlen(more) + 1);
@@ -179,28 +180,28 @@ static xmlNodePtr properties_of(xmlDocPtr doc, xmlNodePtr suite)
     for (xmlNodePtr c = suite->children; c; c = c->next)
         if (is_el(c, "properties"))
             return c;
-    xmlNodePtr p = xmlNewDocNode(doc, NULL, BAD_CAST "properties", NULL);
+    xmlNodePtr p = X->xmlNewDocNode(doc, NULL, BAD_CAST "properties", NULL);
     if (p == NULL)
         return NULL;
     xmlNodePtr first = suite->children;
     if (is_blank(first)) {
-        xmlNodePtr after = xmlNewDocText(doc, first->content);
-        if (after == NULL || xmlAddNextSibling(first, p) == NULL) {
-            xmlFreeNode(after);
-            xmlFreeNode(p);
+        xmlNodePtr after = X->xmlNewDocText(doc, first->content);
+        if (after == NULL || X->xmlAddNextSibling(first, p) == NULL) {
+            X->xmlFreeNode(after);
+            X->xmlFreeNode(p);
             return NULL;
         }
-        if (xmlAddNextSibling(p, after) == NULL) {
-            xmlFreeNode(after);
+        if (X->xmlAddNextSibling(p, after) == NULL) {
+            X->xmlFreeNode(after);
             return NULL;
         }
     } else if (first != NULL) {
-        if (xmlAddPrevSibling(first, p) == NULL) {
-            xmlFreeNode(p);
+        if (X->xmlAddPrevSibling(first, p) == NULL) {
+            X->xmlFreeNode(p);
             return NULL;
         }
-    } else if (xmlAddChild(suite, p) == NULL) {
-        xmlFreeNode(p);
+    } else if (X->xmlAddChild(suite, p) == NULL) {
+        X->xmlFreeNode(p);
         return NULL;
     }
     return p;
@@ -218,19 +219,19 @@ static int attach_suite(xmlDocPtr doc, xmlNodePtr suite,
         next = c->next;
         if (!is_el(c, "property"))
             continue;
-        xmlChar *n = xmlGetProp(c, BAD_CAST "name");
+        xmlChar *n = X->xmlGetProp(c, BAD_CAST "name");
         int ours = n && strncmp((const char *)n, SP_JUNIT_PROPERTY_PREFIX,
                                 strlen(SP_JUNIT_PROPERTY_PREFIX)) == 0;
-        xmlFree(n);
+        X->Free(n);
         if (!ours)
             continue;
         if (is_blank(c->prev)) {
             xmlNodePtr b = c->prev;
-            xmlUnlinkNode(b);
-            xmlFreeNode(b);
+            X->xmlUnlinkNode(b);
+            X->xmlFreeNode(b);
         }
-        xmlUnlinkNode(c);
-        xmlFreeNode(c);
+        X->xmlUnlinkNode(c);
+        X->xmlFreeNode(c);
     }
     /* the indentation of a property: that of the first one there, else
      * two spaces deeper than <properties> itself (when it is indented) */
@@ -240,16 +241,16 @@ static int attach_suite(xmlDocPtr doc, xmlNodePtr suite,
         if (c->type == XML_ELEMENT_NODE)
             first = c;
     if (first != NULL) {
-        if (is_blank(first->prev) && (indent = xmlStrdup(first->prev->content)) == NULL)
+        if (is_blank(first->prev) && (indent = (xmlChar *)strdup((const char *)first->prev->content)) == NULL)
             return -1;
     } else if (is_blank(p->prev)) {
         if ((indent = deeper(p->prev->content)) == NULL)
             return -1;
         if (!is_blank(p->last)) {
-            xmlNodePtr close = xmlNewDocText(doc, p->prev->content);
-            if (close == NULL || xmlAddChild(p, close) == NULL) {
-                xmlFreeNode(close);
-                xmlFree(indent);
+            xmlNodePtr close = X->xmlNewDocText(doc, p->prev->content);
+            if (close == NULL || X->xmlAddChild(p, close) == NULL) {
+                X->xmlFreeNode(close);
+                X->Free(indent);
                 return -1;
             }
         }
@@ -257,25 +258,25 @@ static int attach_suite(xmlDocPtr doc, xmlNodePtr suite,
     xmlNodePtr tail = is_blank(p->last) ? p->last : NULL;
     int rc = 0;
     for (size_t i = 0; i < nprops && rc == 0; i++) {
-        xmlNodePtr q = xmlNewDocNode(doc, NULL, BAD_CAST "property", NULL);
+        xmlNodePtr q = X->xmlNewDocNode(doc, NULL, BAD_CAST "property", NULL);
         xmlChar *v = xml_safe(props[i].value), *n = xml_safe(props[i].name);
         if (q == NULL || v == NULL || n == NULL ||
-            xmlNewProp(q, BAD_CAST "name", n) == NULL ||
-            xmlNewProp(q, BAD_CAST "value", v) == NULL ||
-            (tail ? xmlAddPrevSibling(tail, q) : xmlAddChild(p, q)) == NULL) {
-            xmlFreeNode(q);
+            X->xmlNewProp(q, BAD_CAST "name", n) == NULL ||
+            X->xmlNewProp(q, BAD_CAST "value", v) == NULL ||
+            (tail ? X->xmlAddPrevSibling(tail, q) : X->xmlAddChild(p, q)) == NULL) {
+            X->xmlFreeNode(q);
             rc = -1;
         } else if (indent != NULL) {
-            xmlNodePtr t = xmlNewDocText(doc, indent);
-            if (t == NULL || xmlAddPrevSibling(q, t) == NULL) {
-                xmlFreeNode(t);
+            xmlNodePtr t = X->xmlNewDocText(doc, indent);
+            if (t == NULL || X->xmlAddPrevSibling(q, t) == NULL) {
+                X->xmlFreeNode(t);
                 rc = -1;
             }
         }
         free(v);
         free(n);
     }
-    xmlFree(indent);
+    free(indent);
     return rc;
 }
 
@@ -318,29 +319,29 @@ int junit_attach(const char *buf, size_t len, const char *name,
         return -1;
     int rc = -1;
     xmlBufferPtr xb = NULL;
-    if (attach_all(doc, xmlDocGetRootElement(doc), props, nprops) != 0)
+    if (attach_all(doc, X->xmlDocGetRootElement(doc), props, nprops) != 0)
         goto nomem;
-    xb = xmlBufferCreate();
+    xb = X->xmlBufferCreate();
     if (xb == NULL)
         goto nomem;
     /* the declared encoding kept; UTF-8 when none was declared (an
      * unnamed output encoding would make libxml2 escape non-ASCII text) */
     const char *enc = doc->encoding ? (const char *)doc->encoding : "UTF-8";
-    xmlSaveCtxtPtr sc = xmlSaveToBuffer(xb, enc, has_declaration(buf, len) ? 0 : XML_SAVE_NO_DECL);
+    xmlSaveCtxtPtr sc = X->xmlSaveToBuffer(xb, enc, has_declaration(buf, len) ? 0 : XML_SAVE_NO_DECL);
     if (sc == NULL) {
         sp_fail(e, SP_EXIT_INPUT, "%s: cannot write XML in its encoding %s", name, enc);
         goto out;
     }
-    long w = xmlSaveDoc(sc, doc);
-    if (xmlSaveClose(sc) < 0 || w < 0) {
+    long w = X->xmlSaveDoc(sc, doc);
+    if (X->xmlSaveClose(sc) < 0 || w < 0) {
         sp_fail(e, SP_EXIT_INPUT, "%s: cannot write XML in its encoding %s", name, enc);
         goto out;
     }
-    size_t n = (size_t)xmlBufferLength(xb);
+    size_t n = (size_t)X->xmlBufferLength(xb);
     char *s = malloc(n + 1);
     if (s == NULL)
         goto nomem;
-    memcpy(s, xmlBufferContent(xb), n);
+    memcpy(s, X->xmlBufferContent(xb), n);
     s[n] = '\0';
     *out = s;
     *outlen = n;
@@ -349,8 +350,8 @@ int junit_attach(const char *buf, size_t len, const char *name,
 nomem:
     sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
 out:
-    xmlBufferFree(xb);
-    xmlFreeDoc(doc);
+    X->xmlBufferFree(xb);
+    X->xmlFreeDoc(doc);
     return rc;
 }
 
@@ -375,14 +376,14 @@ static int push(char ***list, size_t *n, char *s)
 /* "CLASSNAME::NAME" or "NAME", malloc'd, or NULL. */
 static char *test_name(xmlNodePtr tc)
 {
-    xmlChar *cls = xmlGetProp(tc, BAD_CAST "classname"), *nm = xmlGetProp(tc, BAD_CAST "name");
+    xmlChar *cls = X->xmlGetProp(tc, BAD_CAST "classname"), *nm = X->xmlGetProp(tc, BAD_CAST "name");
     const char *c = cls ? (const char *)cls : "", *n = nm ? (const char *)nm : "";
     size_t len = strlen(c) + strlen(n) + 3;
     char *s = malloc(len);
     if (s)
         snprintf(s, len, "%s%s%s", c, *c ? "::" : "", n);
-    xmlFree(cls);
-    xmlFree(nm);
+    X->Free(cls);
+    X->Free(nm);
     return s;
 }
 
@@ -422,8 +423,8 @@ int junit_summarize(const char *buf, size_t len, const char *name,
     xmlDocPtr doc = report_parse(buf, len, name, e);
     if (doc == NULL)
         return -1;
-    int rc = summarize(xmlDocGetRootElement(doc), s);
-    xmlFreeDoc(doc);
+    int rc = summarize(X->xmlDocGetRootElement(doc), s);
+    X->xmlFreeDoc(doc);
     if (rc != 0) {
         junit_summary_free(s);
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
