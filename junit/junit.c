@@ -26,7 +26,30 @@ static void quiet_generic(void *ctx, const char *fmt, ...)
 struct guard {
     int doctype;              /* a DOCTYPE was met */
     int line, column;
+    int errors;               /* errors seen; the first is kept */
+    int err_line, err_column;
+    char err[200];
 };
+
+/* SAX structured error handler: keep the parser's first error, the one
+ * that names the cause (later ones follow from it). */
+static void first_error(void *ctx, xmlErrorPtr err)  /* libxml2 2.9 signature */
+{
+    xmlParserCtxtPtr c = ctx;
+    struct guard *g = c ? c->_private : NULL;
+    if (g == NULL || err == NULL || g->errors++ > 0)
+        return;
+    const char *m = err->message ? err->message : "not well-formed";
+    size_t n = strlen(m);
+    while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' '))
+        n--;
+    if (n >= sizeof g->err)
+        n = sizeof g->err - 1;
+    memcpy(g->err, m, n);
+    g->err[n] = '\0';
+    g->err_line = err->line;
+    g->err_column = err->int2;
+}
 
 /* SAX internalSubset: called at <!DOCTYPE, before any declaration in it is
  * read.  Stop there. */
@@ -44,19 +67,6 @@ static void refuse_doctype(void *ctx, const xmlChar *name, const xmlChar *ext,
         g->column = c->input ? c->input->col : 0;
     }
     X->xmlStopParser(c);
-}
-
-/* What libxml2 said, as "what" without its trailing newline. */
-static void xml_message(const xmlError *err, char *out, size_t outsz)
-{
-    const char *m = err && err->message ? err->message : "not well-formed";
-    size_t n = strlen(m);
-    while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' '))
-        n--;
-    if (n >= outsz)
-        n = outsz - 1;
-    memcpy(out, m, n);
-    out[n] = '\0';
 }
 
 static int is_el(const xmlNode *n, const char *name)
@@ -78,7 +88,6 @@ static xmlDocPtr report_parse(const char *buf, size_t len, const char *name,
                               struct sp_error *e)
 {
     struct guard g = { 0 };
-    char what[256];
 
     if ((X = sp_libxml(e)) == NULL)
         return NULL;
@@ -92,7 +101,7 @@ static xmlDocPtr report_parse(const char *buf, size_t len, const char *name,
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name), NULL;
     c->_private = &g;
     c->sax->internalSubset = refuse_doctype;
-    c->sax->serror = quiet;
+    c->sax->serror = first_error;
     xmlDocPtr doc = X->xmlCtxtReadMemory(c, buf, (int)len, NULL, NULL,
                                       XML_PARSE_NONET | XML_PARSE_NOERROR |
                                       XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
@@ -104,11 +113,10 @@ static xmlDocPtr report_parse(const char *buf, size_t len, const char *name,
                        name, g.line, g.column), NULL;
     }
     if (doc == NULL || !c->wellFormed) {
-        const xmlError *err = X->xmlCtxtGetLastError(c);
-        xml_message(err, what, sizeof what);
-        if (err && err->line > 0)
-            sp_fail(e, SP_EXIT_INPUT, "%s:%d:%d: not well-formed XML: %s", name, err->line,
-                    err->int2 > 0 ? err->int2 : 1, what);
+        const char *what = g.errors ? g.err : "not well-formed";
+        if (g.errors && g.err_line > 0)
+            sp_fail(e, SP_EXIT_INPUT, "%s:%d:%d: not well-formed XML: %s", name, g.err_line,
+                    g.err_column > 0 ? g.err_column : 1, what);
         else
             sp_fail(e, SP_EXIT_INPUT, "%s: not well-formed XML: %s", name, what);
         X->xmlFreeDoc(doc);

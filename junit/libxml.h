@@ -28,7 +28,7 @@
 #define SP_LIBXML_FUNCTIONS(F)                                                \
     F(xmlInitParser) F(xmlSetStructuredErrorFunc)          \
     F(xmlSetGenericErrorFunc) F(xmlNewParserCtxt) F(xmlStopParser)            \
-    F(xmlCtxtReadMemory) F(xmlCtxtGetLastError) F(xmlFreeParserCtxt)          \
+    F(xmlCtxtReadMemory) F(xmlFreeParserCtxt)          \
     F(xmlFreeDoc) F(xmlDocGetRootElement) F(xmlNewDocNode) F(xmlNewDocText)   \
     F(xmlNewProp) F(xmlGetProp) F(xmlAddNextSibling) F(xmlAddPrevSibling)     \
     F(xmlAddChild) F(xmlUnlinkNode) F(xmlFreeNode) F(xmlBufferCreate)         \
