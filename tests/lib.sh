@@ -45,3 +45,12 @@ dsse_openssl_verify() {
         openssl dgst -sha256 -verify "$2" -signature "$4" "$3" >/dev/null 2>&1
     fi
 }
+# dsse_openssl_resign KEY ENVELOPE OUT: ENVELOPE with its first signature
+# replaced by one openssl makes (ECDSA P-256, SHA-256) over its PAE
+dsse_openssl_resign() {
+    dsse_pae "$2" "$TMPDIR/resign.pae" &&
+        openssl dgst -sha256 -sign "$1" -out "$TMPDIR/resign.sig" "$TMPDIR/resign.pae" &&
+        /usr/bin/python3 -c 'import json,sys,base64
+e=json.load(open(sys.argv[1])); e["signatures"][0]["sig"]=base64.b64encode(open(sys.argv[2],"rb").read()).decode()
+json.dump(e, open(sys.argv[3],"w"))' "$2" "$TMPDIR/resign.sig" "$3"
+}
