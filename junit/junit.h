@@ -1,5 +1,7 @@
-/* junit/junit.h: JUnit XML test reports, read and written with libxml2:
- * the stack's properties attached to every test suite (stackprint-attach(1))
+/* junit/junit.h: JUnit XML test reports, read with libxml2's SAX2 parser in
+ * one streaming pass (no document tree: memory is the report, the result
+ * and a little per suite): the stack's properties attached to every test
+ * suite by splicing them into the report's own bytes (stackprint-attach(1)),
  * and the outcome of every test case, for the test-result attestation
  * (stackprint-attest(1)).
  *
@@ -22,7 +24,10 @@
  *     have none, and every entity (external, or nested to expand a billion
  *     times) needs one;
  *   - libxml2's own limits stand (XML_PARSE_HUGE is never set): nesting at
- *     most 256 elements deep, one text node at most 10,000,000 bytes.
+ *     most 256 elements deep, a name at most 50,000 bytes, an attribute
+ *     value at most 10,000,000 bytes;
+ *   - the report's bytes must put markup in single ASCII bytes (UTF-8,
+ *     ISO 8859, ...): UTF-16, UTF-32 and EBCDIC are refused.
  * Errors are "NAME:LINE:COLUMN: what" with SP_EXIT_INPUT.
  *
  * Memory: results are malloc'd and the caller's (junit_summary_free).
@@ -48,15 +53,19 @@ struct junit_property {
  * properties PROPS[0..NPROPS) attached to every <testsuite>: inside its
  * <properties> (created as its first child where missing) every property
  * whose name starts with SP_JUNIT_PROPERTY_PREFIX is removed, then PROPS
- * are appended in order.  Everything else is kept: other properties, test
- * cases, text, CDATA sections, comments, processing instructions,
- * attributes, the declared encoding, the XML declaration or its absence.
- * New elements copy the indentation of their neighbours, so attaching
- * again gives the same bytes.  Control characters other than tab, line
- * feed and carriage return (not allowed in XML 1.0) in a value are written
- * as the text \xNN.  Returns 0 with *OUT (malloc'd, the caller's) and
- * *OUTLEN set, or -1 with E set (SP_EXIT_INPUT): not well-formed XML, a
- * DOCTYPE, no <testsuite> element, out of memory. */
+ * are appended in order.  Every other byte of the report is kept as it was
+ * (the new text is spliced in at offsets libxml2 reports with
+ * xmlByteConsumed): properties, test cases, text, CDATA sections,
+ * comments, attributes and their quoting, the encoding, the XML
+ * declaration or its absence.  New elements copy the indentation of their
+ * neighbours, so attaching again gives the same bytes.  Values are escaped
+ * as XML requires (&lt; &gt; &amp; &quot; and tab, line feed, carriage
+ * return as character references); other control characters, which XML
+ * 1.0 does not allow, are written as the text \xNN; non-ASCII characters
+ * as character references (&#xE9;) when the report is not UTF-8.
+ * Returns 0 with *OUT (malloc'd, the caller's) and *OUTLEN set, or -1
+ * with E set (SP_EXIT_INPUT): not well-formed XML, a DOCTYPE, no
+ * <testsuite> element, an encoding refused above, out of memory. */
 int junit_attach(const char *buf, size_t len, const char *name,
                  const struct junit_property *props, size_t nprops,
                  char **out, size_t *outlen, struct sp_error *e);

@@ -25,11 +25,6 @@ const struct sp_libxml *sp_libxml(struct sp_error *e)
     x.name = (__typeof__(name) *)sym;
     SP_LIBXML_FUNCTIONS(SP_LIBXML_LOAD)
 #undef SP_LIBXML_LOAD
-    if ((sym = dlsym(h, "xmlFree")) == NULL) {
-        sp_fail(e, SP_EXIT_INPUT, SP_LIBXML_SONAME ": symbol xmlFree missing");
-        return NULL;
-    }
-    x.Free = *(xmlFreeFunc *)sym;
     x.xmlInitParser();
     loaded = 1;
     return &x;

@@ -42,7 +42,8 @@ static void attach_err(const char *in, const char *want)
 }
 
 /* A compact report: <properties> becomes the suite's first child, no
- * whitespace is invented, no declaration is added. */
+ * whitespace is invented, no declaration is added, every other byte is
+ * the report's. */
 static void test_attach_compact(void **state)
 {
     (void)state;
@@ -51,7 +52,7 @@ static void test_attach_compact(void **state)
         "<testsuite name=\"s\"><properties>"
         "<property name=\"stackprint.stack_id\" value=\"sha256:ab\"/>"
         "<property name=\"stackprint.fact.pip.torch\" value=\"2.9.0\"/>"
-        "</properties><testcase name=\"t\"/></testsuite>\n");
+        "</properties><testcase name=\"t\"/></testsuite>");
     free(out);
 }
 
@@ -74,7 +75,7 @@ static void test_attach_indented(void **state)
         "  </testsuite>\n"
         "</testsuites>\n", two, 1);
     assert_string_equal(out,
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<?xml version=\"1.0\"?>\n"
         "<testsuites>\n"
         "  <testsuite name=\"a\">\n"
         "    <properties>\n"
@@ -127,7 +128,41 @@ static void test_attach_escapes(void **state)
     char *out = attach_ok("<testsuite/>", p, 1);
     assert_string_equal(out, "<testsuite><properties><property name=\"stackprint.x\" "
                              "value=\"a&lt;b&gt;&amp;&quot;c\\x01\\x7f&#9;d\"/></properties>"
-                             "</testsuite>\n");
+                             "</testsuite>");
+    free(out);
+}
+
+/* Every byte not ours is kept as written: single quotes, blanks inside
+ * tags, comments, an end tag with a blank, a property written in full. */
+static void test_attach_bytes_kept(void **state)
+{
+    (void)state;
+    const struct junit_property p[] = { { "stackprint.n", "1" } };
+    char *out = attach_ok("<testsuite name='s' ><properties >"
+                          "<!-- c --><property name='k' value='v' />"
+                          "<property name='stackprint.old' value='x'></property >"
+                          "</properties ><testcase name = 't' /></testsuite >", p, 1);
+    assert_string_equal(out, "<testsuite name='s' ><properties >"
+                             "<!-- c --><property name='k' value='v' />"
+                             "<property name=\"stackprint.n\" value=\"1\"/>"
+                             "</properties ><testcase name = 't' /></testsuite >");
+    free(out);
+}
+
+/* In a report that is not UTF-8, non-ASCII values are character
+ * references (the report's own bytes stay in its encoding). */
+static void test_attach_latin1(void **state)
+{
+    (void)state;
+    const struct junit_property p[] = { { "stackprint.x", "caf\xc3\xa9 \xe2\x82\xac" } };
+    char *out = attach_ok("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>"
+                          "<testsuite name=\"\xe9\"/>", p, 1);
+    assert_string_equal(out, "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>"
+                             "<testsuite name=\"\xe9\"><properties><property name=\"stackprint.x\" "
+                             "value=\"caf&#xE9; &#x20AC;\"/></properties></testsuite>");
+    free(out);
+    out = attach_ok("<testsuite/>", p, 1);
+    assert_non_null(strstr(out, "value=\"caf\xc3\xa9 \xe2\x82\xac\""));
     free(out);
 }
 
@@ -149,6 +184,8 @@ static void test_attach_errors(void **state)
     attach_err("<testsuites><suite/></testsuites>",
                "r.xml: no <testsuite> element (not a JUnit XML report)");
     attach_err("", "r.xml:1:1: not well-formed XML: Document is empty");
+    attach_err("\xff\xfe<\0t\0/\0>\0",
+               "r.xml: UTF-16, UTF-32 and EBCDIC reports are not read (write it as UTF-8)");
 }
 
 static void test_summarize(void **state)
@@ -260,6 +297,8 @@ int main(void)
         cmocka_unit_test(test_attach_indented),
         cmocka_unit_test(test_attach_again),
         cmocka_unit_test(test_attach_escapes),
+        cmocka_unit_test(test_attach_bytes_kept),
+        cmocka_unit_test(test_attach_latin1),
         cmocka_unit_test(test_attach_errors),
         cmocka_unit_test(test_summarize),
         cmocka_unit_test(test_statement),
