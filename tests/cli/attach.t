@@ -111,3 +111,28 @@ $ cp tests/fixtures/junit/nested.xml $T/r.xml
 $ stackprint verify --pub tests/fixtures/sign/ed25519.pub $T/r.xml
 ? 4
 2>~ ^stackprint: .*/r.xml.intoto.json: No such file or directory$
+
+### attach: libxml2's bound holds: elements nested deeper than 256
+$ { printf '<testsuite>'; for i in $(seq 300); do printf '<a>'; done; for i in $(seq 300); do printf '</a>'; done; printf '</testsuite>'; } > $T/deep.xml
+$ stackprint attach --junit $T/deep.xml tests/fixtures/manifests/trn2-xla.yaml
+? 4
+2>~ ^stackprint: .*/deep.xml:1:[0-9]+: not well-formed XML: Excessive depth in document: 256
+
+### attach: at most 256 --fact options
+$ stackprint attach --junit tests/fixtures/junit/nested.xml $(for i in $(seq 257); do printf -- '--fact k%d ' $i; done) tests/fixtures/manifests/trn2-xla.yaml
+? 2
+2>~ more than 256 --fact options
+
+### attach: 256 --fact options are fine (none of these keys is a fact: one note)
+$ stackprint attach --junit tests/fixtures/junit/nested.xml $(for i in $(seq 256); do printf -- '--fact k%d ' $i; done) tests/fixtures/manifests/trn2-xla.yaml > /dev/null
+2> stackprint: note: tests/fixtures/manifests/trn2-xla.yaml has no fact k1; no property written for it
+
+### attest: --url at most 8192 bytes
+$ stackprint attest --junit tests/fixtures/junit/nested.xml --key tests/fixtures/sign/ed25519.key -o $T/a.json --url "https://x/$(head -c 8190 /dev/zero | tr '\0' a)" tests/fixtures/manifests/trn2-xla.yaml
+? 2
+2>~ --url needs a URL of 1 to 8192 bytes
+
+### attest: a --url of 8192 bytes is recorded
+$ stackprint attest --junit tests/fixtures/junit/nested.xml --key tests/fixtures/sign/ed25519.key -o $T/a.json --url "https://x/$(head -c 8182 /dev/zero | tr '\0' a)" tests/fixtures/manifests/trn2-xla.yaml
+$ /usr/bin/python3 -c 'import json,sys,base64; e=json.load(open(sys.argv[1])); print(len(json.loads(base64.b64decode(e["payload"]))["predicate"]["url"]))' $T/a.json
+> 8192
