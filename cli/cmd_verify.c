@@ -16,9 +16,9 @@
 static const char verify_usage[] =
     "usage: stackprint verify -p|--pub PUB [-e|--envelope FILE] MANIFEST\n"
     "  the envelope defaults to MANIFEST.intoto.json\n"
-    "       stackprint verify -p|--pub PUB [-e|--envelope FILE] [-m|--manifest M] RESULTS.xml\n"
-    "  a JUnit report's test-result attestation (stackprint attest); --manifest\n"
-    "  also checks that M is the configuration attested\n";
+    "       stackprint verify -p PUB [-e FILE] [-m|--manifest M] RESULTS.xml\n"
+    "  a JUnit report's test-result attestation (stackprint attest), by default\n"
+    "  RESULTS.xml.intoto.json; --manifest also checks that M is the manifest attested\n";
 
 #define ENVELOPE_SUFFIX ".intoto.json"
 #define PATH_MAX_BYTES 4000     /* bytes in MANIFEST when the envelope name is made from it */
