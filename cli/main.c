@@ -21,6 +21,7 @@ static const struct command commands[] = {
     { "verify", cmd_verify, "verify a manifest's DSSE envelope" },
     { "attach", cmd_attach, "write a manifest's stack into a JUnit report's properties" },
     { "attest", cmd_attest, "sign an in-toto test-result attestation of a JUnit report" },
+    { "export", cmd_export, "a manifest as a CycloneDX or SPDX bill of materials" },
     { NULL, NULL, NULL },
 };
 
