@@ -624,7 +624,8 @@ int junit_attach(const char *buf, size_t len, const char *name,
     for (size_t i = 0; i < w.nsuites; i++)
         if (suite_edits(&w, &w.suites[i], props, nprops, utf8, &ed, &ned, &caped) != 0)
             goto nomem;
-    qsort(ed, ned, sizeof *ed, by_offset);
+    if (ned > 1)
+        qsort(ed, ned, sizeof *ed, by_offset);
     size_t at = 0;
     for (size_t i = 0; i < ned; i++) {
         if (ed[i].at < at) {
