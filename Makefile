@@ -29,10 +29,12 @@ PKGS      = libpci libarchive libcrypto yaml-0.1 jansson libisal libzstd
 # is read: `make demo` and `make check` install pkg-config and the -dev
 # packages (scripts/bootstrap) before anything is compiled.  The $(eval)
 # keeps each answer after its first use (one pkg-config run, not one per file).
-PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) rpm 2>/dev/null))$(PKG_CFLAGS)
+PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) rpm libxml-2.0 2>/dev/null))$(PKG_CFLAGS)
 # librpm is dlopen'd by fingerprint/probe_rpm.c only when a root holds an
 # rpm database (linked, it and its Lua, sqlite and libgcrypt cost every run
 # a few ms): compiled against pkg-config's rpm, loaded by its SONAME.
+# libxml2 (JUnit reports, junit/) likewise: its headers only; the library is
+# opened with dlopen by the commands that read XML (junit/libxml.h says why).
 RPM_SONAME = $(eval RPM_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir rpm 2>/dev/null)/librpm.so 2>/dev/null | sed -n 's/^ *SONAME *//p'))$(RPM_SONAME)
 # libarchive is linked statically (Debian's libarchive-dev ships the .a):
 # stackprint uses only its tar reader, so only that part is linked, while the
@@ -51,7 +53,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DSP_VERSION='"$(VERSION)"' -I. $(WARNINGS) 
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS      = $(PKG_LIBS) -lpthread
 
-LIB_SRC  := $(sort $(wildcard common/*.c manifest/*.c fingerprint/*.c checks/*.c export/*.c))
+LIB_SRC  := $(sort $(wildcard common/*.c manifest/*.c fingerprint/*.c checks/*.c export/*.c junit/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)

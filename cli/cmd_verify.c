@@ -10,13 +10,18 @@
 #include "commands.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
+#include "junit/junit.h"
+#include "junit/testresult.h"
 
 static const char verify_usage[] =
     "usage: stackprint verify -p|--pub PUB [-e|--envelope FILE] MANIFEST\n"
-    "Verify MANIFEST's DSSE envelope with the public key PUB; exit 3 when it fails.\n"
+    "       stackprint verify -p|--pub PUB [-e|--envelope FILE] [-m|--manifest M] RESULTS.xml\n"
+    "Verify MANIFEST's DSSE envelope, or the test-result attestation of a JUnit report\n"
+    "(stackprint attest), with the public key PUB; exit 3 when it fails.\n"
     "options:\n"
     "  -p, --pub PUB          the public key (PEM file or store URI) to trust\n"
-    "  -e, --envelope FILE    the envelope (default MANIFEST.intoto.json)\n"
+    "  -e, --envelope FILE    the envelope (default MANIFEST.intoto.json, RESULTS.xml.intoto.json)\n"
+    "  -m, --manifest M       with a report: also check that M is the manifest attested\n"
     "  -h, --help             show this help\n";
 
 #define ENVELOPE_SUFFIX ".intoto.json"
@@ -35,19 +40,21 @@ int cmd_verify(int argc, char **argv)
     static const struct option opts[] = {
         { "pub", required_argument, NULL, 'p' },
         { "envelope", required_argument, NULL, 'e' },
+        { "manifest", required_argument, NULL, 'm' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *pubarg = NULL, *envarg = NULL;
+    const char *pubarg = NULL, *envarg = NULL, *config = NULL;
     struct sp_error e = { 0 };
     int c;
 
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:e:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":p:e:m:h", opts, NULL)) != -1) {
         switch (c) {
         case 'p': pubarg = optarg; break;
         case 'e': envarg = optarg; break;
+        case 'm': config = optarg; break;
         case 'h': fputs(verify_usage, stdout); return SP_EXIT_OK;
         case ':': return sp_usage_error("verify", "option '%s' needs a value", argv[optind - 1]);
         default: return sp_usage_error("verify", "unknown option '%s'", argv[optind - 1]);
@@ -71,26 +78,52 @@ int cmd_verify(int argc, char **argv)
         envarg = envpath;
     }
 
-    char *man = NULL, *env = NULL;
-    size_t manlen = 0, envlen = 0;
+    char *man = NULL, *env = NULL, *cfg = NULL, hex[65];
+    size_t manlen = 0, envlen = 0, cfglen = 0;
     EVP_PKEY *pub = NULL;
     struct sp_verified v = { 0 };
     int rc = SP_EXIT_OK;
-    if (sp_read_file(path, SP_MANIFEST_MAX_BYTES, "manifest", &man, &manlen, &e) != 0 ||
+    /* a file that is XML is a test report, attested by stackprint attest */
+    int report = 0;
+    if (sp_read_file(path, SP_MANIFEST_MAX_BYTES, "manifest", &man, &manlen, &e) == 0) {
+        size_t i = manlen >= 3 && memcmp(man, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+        while (i < manlen && (man[i] == ' ' || man[i] == '\t' || man[i] == '\n' || man[i] == '\r'))
+            i++;
+        report = i < manlen && man[i] == '<';
+        if (config && !report) {
+            rc = sp_usage_error("verify", "--manifest goes with a test report, and %s is not XML",
+                                path);
+            goto done;
+        }
+    }
+    if (man == NULL ||
         sp_key_load_public(pubarg, &pub, &e) != 0 ||
         sp_read_file(envarg, SP_ENVELOPE_MAX_BYTES, "envelope", &env, &envlen, &e) != 0 ||
-        sp_verify_manifest(env, envlen, strcmp(envarg, "-") == 0 ? "<stdin>" : envarg,
-                           man, manlen, from_stdin ? "<stdin>" : path, pub, &v, &e) != 0) {
+        sp_verify_statement(env, envlen, strcmp(envarg, "-") == 0 ? "<stdin>" : envarg,
+                            man, manlen, from_stdin ? "<stdin>" : path,
+                            report ? SP_TESTRESULT_PREDICATE_TYPE : SP_PREDICATE_TYPE,
+                            pub, &v, &e) != 0 ||
+        (config && sp_read_file(config, SP_MANIFEST_MAX_BYTES, "manifest", &cfg, &cfglen, &e) != 0)) {
+        rc = sp_error_print(&e);
+    } else if (config && (sp_sha256_hex(cfg, cfglen, hex) != 0 ||
+                          !testresult_has_configuration(v.statement, hex))) {
+        sp_fail(&e, SP_EXIT_VERIFY, "%s: configuration check failed: %s (sha256 %s) is not "
+                "the attested configuration", strcmp(envarg, "-") == 0 ? "<stdin>" : envarg,
+                config, hex);
         rc = sp_error_print(&e);
     } else {
         fputs("verified: ", stdout);
         print_safe(v.subject_name);
         printf(" sha256:%s signed by key %s, predicate %s\n", v.digest, v.keyid,
                v.predicate_type);
+        if (config)
+            printf("configuration: %s sha256:%s\n", config, hex);
     }
+done:
     sp_verified_free(&v);
     EVP_PKEY_free(pub);
     free(man);
     free(env);
+    free(cfg);
     return rc;
 }

@@ -14,6 +14,8 @@ int cmd_check(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
+int cmd_attest(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
 struct manifest;

@@ -22,6 +22,8 @@ static const struct command commands[] = {
     { "keygen", cmd_keygen, "make a signing key pair" },
     { "sign", cmd_sign, "sign a manifest into a DSSE envelope" },
     { "verify", cmd_verify, "verify a manifest's DSSE envelope" },
+    { "attach", cmd_attach, "write a manifest's stack into a JUnit report's properties" },
+    { "attest", cmd_attest, "sign an in-toto test-result attestation of a JUnit report" },
     { "export", cmd_export, "a manifest as a CycloneDX or SPDX bill of materials" },
     { NULL, NULL, NULL },
 };

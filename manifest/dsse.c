@@ -176,13 +176,37 @@ static json_t *subject_new(const char *name, const char *hex)
     return s;
 }
 
+json_t *sp_subject_json(const char *name, const char *hex)
+{
+    return subject_new(name, hex);
+}
+
+int sp_statement_json(json_t *subjects, const char *predicate_type, json_t *predicate,
+                      char **out, size_t *outlen)
+{
+    json_t *stmt = json_object();
+    char *s = NULL;
+    if (stmt != NULL &&
+        json_object_set_new(stmt, "_type", json_string(SP_STATEMENT_TYPE)) == 0 &&
+        json_object_set(stmt, "subject", subjects) == 0 &&
+        json_object_set_new(stmt, "predicateType", json_string(predicate_type)) == 0 &&
+        json_object_set(stmt, "predicate", predicate) == 0)
+        s = json_dumps(stmt, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(stmt);
+    if (s == NULL)
+        return -1;
+    *out = s;
+    *outlen = strlen(s);
+    return 0;
+}
+
 int sp_statement_build(const char *buf, size_t len, const char *name,
                        char **out, size_t *outlen, struct sp_error *e)
 {
     struct manifest m;
     char *js = NULL, hex[65];
     size_t jslen = 0;
-    json_t *stmt = NULL, *subjects = NULL, *pred = NULL;
+    json_t *subjects = NULL, *pred = NULL;
     int r = -1;
 
     if (manifest_parse(buf, len, name, &m, e) != 0)
@@ -196,8 +220,7 @@ int sp_statement_build(const char *buf, size_t len, const char *name,
         goto out;
     }
     subjects = json_array();
-    stmt = json_object();
-    if (subjects == NULL || stmt == NULL ||
+    if (subjects == NULL ||
         json_array_append_new(subjects, subject_new(name, hex)) != 0)
         goto nomem;
     const char *cfg = factset_get(&m.facts, "image.config_digest");
@@ -211,22 +234,13 @@ int sp_statement_build(const char *buf, size_t len, const char *name,
         if (json_array_append_new(subjects, subject_new(ref ? ref : "image", cfg + 7)) != 0)
             goto nomem;
     }
-    if (json_object_set_new(stmt, "_type", json_string(SP_STATEMENT_TYPE)) != 0 ||
-        json_object_set(stmt, "subject", subjects) != 0 ||
-        json_object_set_new(stmt, "predicateType", json_string(SP_PREDICATE_TYPE)) != 0 ||
-        json_object_set(stmt, "predicate", pred) != 0)
+    if (sp_statement_json(subjects, SP_PREDICATE_TYPE, pred, out, outlen) != 0)
         goto nomem;
-    char *s = json_dumps(stmt, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (s == NULL)
-        goto nomem;
-    *out = s;
-    *outlen = strlen(s);
     r = 0;
     goto out;
 nomem:
     sp_fail(e, SP_EXIT_INPUT, "%s: out of memory building the statement", name);
 out:
-    json_decref(stmt);
     json_decref(subjects);
     json_decref(pred);
     free(js);
@@ -309,6 +323,8 @@ void sp_verified_free(struct sp_verified *v)
 {
     free(v->subject_name);
     v->subject_name = NULL;
+    sp_node_free(v->statement);
+    v->statement = NULL;
 }
 
 /* "ENV_NAME: CHECK check failed: what" with SP_EXIT_VERIFY. */
@@ -363,8 +379,8 @@ struct sig_entry {
 };
 
 static int check_statement(const unsigned char *payload, size_t plen,
-                           const char *env_name, struct sp_node **doc_out,
-                           struct sp_error *e)
+                           const char *env_name, const char *want_ptype,
+                           struct sp_node **doc_out, struct sp_error *e)
 {
     struct sp_error pe = { 0 };
     char sh[64];
@@ -385,9 +401,9 @@ static int check_statement(const unsigned char *payload, size_t plen,
     const char *ptype = str_field(doc, "predicateType", &bad);
     if (ptype == NULL)
         return vfail(e, env_name, "statement", "no predicateType string");
-    if (strcmp(ptype, SP_PREDICATE_TYPE) != 0)
-        return vfail(e, env_name, "statement", "predicateType \"%s\" is not " SP_PREDICATE_TYPE,
-                     shown(ptype, sh));
+    if (strcmp(ptype, want_ptype) != 0)
+        return vfail(e, env_name, "statement", "predicateType \"%s\" is not %s",
+                     shown(ptype, sh), want_ptype);
     const struct sp_node *pred = sp_node_get(doc, "predicate", NULL);
     if (pred == NULL || pred->kind != SP_NODE_MAP)
         return vfail(e, env_name, "statement", "predicate is %s",
@@ -424,9 +440,10 @@ static int check_statement(const unsigned char *payload, size_t plen,
     return 0;
 }
 
-int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,
-                       const char *man, size_t manlen, const char *man_name,
-                       EVP_PKEY *pub, struct sp_verified *out, struct sp_error *e)
+int sp_verify_statement(const char *env, size_t envlen, const char *env_name,
+                        const char *man, size_t manlen, const char *man_name,
+                        const char *predicate_type, EVP_PKEY *pub,
+                        struct sp_verified *out, struct sp_error *e)
 {
     struct sp_error pe = { 0 };
     struct sp_node *doc = NULL, *stmt = NULL;
@@ -548,7 +565,7 @@ int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,
     }
 
     /* 3. statement */
-    if (check_statement(payload, plen, env_name, &stmt, e) != 0)
+    if (check_statement(payload, plen, env_name, predicate_type, &stmt, e) != 0)
         goto out;
 
     /* 4. subject */
@@ -568,8 +585,10 @@ int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,
         }
         memcpy(out->keyid, keyid, sizeof keyid);
         memcpy(out->digest, hex, sizeof hex);
-        out->predicate_type = SP_PREDICATE_TYPE;
+        out->predicate_type = predicate_type;
         out->signature_index = verified_at;
+        out->statement = stmt;
+        stmt = NULL;
         r = 0;
         goto out;
     }
@@ -593,4 +612,12 @@ out:
     sp_node_free(doc);
     sp_node_free(stmt);
     return r;
+}
+
+int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,
+                       const char *man, size_t manlen, const char *man_name,
+                       EVP_PKEY *pub, struct sp_verified *out, struct sp_error *e)
+{
+    return sp_verify_statement(env, envlen, env_name, man, manlen, man_name,
+                               SP_PREDICATE_TYPE, pub, out, e);
 }

@@ -32,10 +32,12 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
 #include <openssl/evp.h>
 
 #include "error.h"
 #include "keys.h"
+#include "node.h"
 
 #define DSSE_PAYLOAD_TYPE "application/vnd.in-toto+json"
 #define SP_STATEMENT_TYPE "https://in-toto.io/Statement/v1"
@@ -80,6 +82,21 @@ int dsse_pae(const char *type, const unsigned char *body, size_t len,
 int sp_statement_build(const char *buf, size_t len, const char *name,
                        char **out, size_t *outlen, struct sp_error *e);
 
+/* sp_subject_json: a Statement subject (an in-toto ResourceDescriptor)
+ * {"name": NAME, "digest": {"sha256": HEX}}, a new reference the caller
+ * owns (json_decref), or NULL when out of memory. */
+json_t *sp_subject_json(const char *name, const char *hex);
+
+/* sp_statement_json: an in-toto Statement v1 as compact JSON, keys in the
+ * order _type (SP_STATEMENT_TYPE), subject (SUBJECTS, a JSON array),
+ * predicateType (PREDICATE_TYPE), predicate (PREDICATE, a JSON object);
+ * SUBJECTS and PREDICATE are borrowed, their key order kept.  The one
+ * serialiser of every statement stackprint signs.  Returns 0 with *OUT
+ * (malloc'd, NUL-terminated, the caller's) and *OUTLEN set, or -1 (out of
+ * memory). */
+int sp_statement_json(json_t *subjects, const char *predicate_type, json_t *predicate,
+                      char **out, size_t *outlen);
+
 /* dsse_envelope_sign: sign PAYLOAD (LEN bytes) of PAYLOAD_TYPE with KEY
  * (see keys.h) into an envelope (JSON, see above) with one signature whose
  * keyid is sp_key_id(KEY).  Returns 0 with *OUT and *OUTLEN set, or -1 with E
@@ -98,8 +115,11 @@ struct sp_verified {
     char keyid[SP_KEYID_HEX_LEN + 1];  /* key id of the PUB that verified */
     char digest[65];                   /* sha256 hex of the manifest's bytes */
     char *subject_name;                /* the matching subject's name (malloc'd) */
-    const char *predicate_type;        /* SP_PREDICATE_TYPE */
+    const char *predicate_type;        /* SP_PREDICATE_TYPE, or what was asked of
+                                        * sp_verify_statement */
     size_t signature_index;            /* which of the envelope's signatures */
+    struct sp_node *statement;         /* the verified statement (owned; freed
+                                        * by sp_verified_free) */
 };
 
 void sp_verified_free(struct sp_verified *v);
@@ -134,5 +154,17 @@ void sp_verified_free(struct sp_verified *v);
 int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,
                        const char *man, size_t manlen, const char *man_name,
                        EVP_PKEY *pub, struct sp_verified *out, struct sp_error *e);
+
+/* sp_verify_statement: sp_verify_manifest for any predicate: the same
+ * checks in the same order, with the statement's predicateType required to
+ * be PREDICATE_TYPE (a string that outlives *OUT; out->predicate_type
+ * points to it) and MAN any file whose exact bytes a subject names (a
+ * test report for the test-result predicate, stackprint-attest(1)).  On
+ * success out->statement holds the parsed statement.  Errors as
+ * sp_verify_manifest. */
+int sp_verify_statement(const char *env, size_t envlen, const char *env_name,
+                        const char *man, size_t manlen, const char *man_name,
+                        const char *predicate_type, EVP_PKEY *pub,
+                        struct sp_verified *out, struct sp_error *e);
 
 #endif

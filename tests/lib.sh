@@ -20,3 +20,37 @@ same_lines() {
 
 # fact FILE KEY: the value of KEY in a JSON manifest FILE (empty if absent)
 fact() { /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["facts"].get(sys.argv[2],""))' "$1" "$2"; }
+
+# DSSE with shell tools and the openssl command line (stackprint-verify(1)):
+# dsse_field ENVELOPE NAME: payload or payloadType, or keyid or sig of the
+# first signature
+dsse_field() {
+    /usr/bin/python3 -c 'import json,sys
+e=json.load(open(sys.argv[1])); k=sys.argv[2]
+print(e["signatures"][0][k] if k in ("sig","keyid") else e[k])' "$1" "$2"
+}
+# dsse_pae ENVELOPE OUT: the PAE bytes, rebuilt with printf, base64 -d, wc -c
+dsse_pae() {
+    _t=$(dsse_field "$1" payloadType) || return 1
+    dsse_field "$1" payload | base64 -d > "$2.body" || return 1
+    _n=$(wc -c < "$2.body")
+    { printf 'DSSEv1 %d %s %d ' "${#_t}" "$_t" "$_n"; cat "$2.body"; } > "$2"
+}
+# dsse_openssl_verify KIND PUB PAE SIG: openssl checks the signature file SIG
+# over the PAE file (KIND ed25519 or ecdsa-p256)
+dsse_openssl_verify() {
+    if [ "$1" = ed25519 ]; then
+        openssl pkeyutl -verify -pubin -inkey "$2" -rawin -in "$3" -sigfile "$4" >/dev/null 2>&1
+    else
+        openssl dgst -sha256 -verify "$2" -signature "$4" "$3" >/dev/null 2>&1
+    fi
+}
+# dsse_openssl_resign KEY ENVELOPE OUT: ENVELOPE with its first signature
+# replaced by one openssl makes (ECDSA P-256, SHA-256) over its PAE
+dsse_openssl_resign() {
+    dsse_pae "$2" "$TMPDIR/resign.pae" &&
+        openssl dgst -sha256 -sign "$1" -out "$TMPDIR/resign.sig" "$TMPDIR/resign.pae" &&
+        /usr/bin/python3 -c 'import json,sys,base64
+e=json.load(open(sys.argv[1])); e["signatures"][0]["sig"]=base64.b64encode(open(sys.argv[2],"rb").read()).decode()
+json.dump(e, open(sys.argv[3],"w"))' "$2" "$TMPDIR/resign.sig" "$3"
+}

@@ -9,28 +9,14 @@
 . "$TOP/tests/lib.sh"
 F=tests/fixtures/sign
 T=$TMPDIR
-TYPE=application/vnd.in-toto+json
 
-# field ENVELOPE NAME: payload, payloadType, keyid or sig (of the first signature)
-field() {
-    /usr/bin/python3 -c 'import json,sys
-e=json.load(open(sys.argv[1])); k=sys.argv[2]
-print(e["signatures"][0][k] if k in ("sig","keyid") else e[k])' "$1" "$2"
-}
-# pae ENVELOPE OUT: the DSSE PAE bytes, with shell tools only
-pae() {
-    field "$1" payload | base64 -d > "$T/body" || return 1
-    n=$(wc -c < "$T/body")
-    { printf 'DSSEv1 %d %s %d ' "${#TYPE}" "$TYPE" "$n"; cat "$T/body"; } > "$2"
-}
+# field, pae: dsse_field, dsse_pae of tests/lib.sh
+field() { dsse_field "$@"; }
+pae() { dsse_pae "$@"; }
 # openssl_verify KIND PUB ENVELOPE: the signature over the PAE, by openssl
 openssl_verify() {
     pae "$3" "$T/pae" && field "$3" sig | base64 -d > "$T/sig" || return 1
-    if [ "$1" = ed25519 ]; then
-        openssl pkeyutl -verify -pubin -inkey "$2" -rawin -in "$T/pae" -sigfile "$T/sig" >/dev/null 2>&1
-    else
-        openssl dgst -sha256 -verify "$2" -signature "$T/sig" "$T/pae" >/dev/null 2>&1
-    fi
+    dsse_openssl_verify "$1" "$2" "$T/pae" "$T/sig"
 }
 
 cp "$F/manifest.yaml" "$T/m.yaml"
@@ -81,11 +67,7 @@ done
 # A signature made by openssl over the shell-built PAE verifies with stackprint
 k="$T/openssl-ecdsa-p256"
 env="$T/openssl-ecdsa-p256.intoto.json"
-pae "$env" "$T/pae"
-openssl dgst -sha256 -sign "$k.key" -out "$T/osig" "$T/pae"
-/usr/bin/python3 -c 'import json,sys,base64
-e=json.load(open(sys.argv[1])); e["signatures"][0]["sig"]=base64.b64encode(open(sys.argv[2],"rb").read()).decode()
-json.dump(e, open(sys.argv[3],"w"))' "$env" "$T/osig" "$T/oenv.json"
+dsse_openssl_resign "$k.key" "$env" "$T/oenv.json"
 check "ecdsa signature made by openssl verifies with stackprint" \
     "$STACKPRINT" verify --pub "$k.pub" --envelope "$T/oenv.json" "$T/m.yaml" >/dev/null
 
