@@ -17,9 +17,13 @@
 static const char attach_usage[] =
     "usage: stackprint attach -j|--junit RESULTS.xml [-o|--output OUT.xml] [-f|--fact KEY]...\n"
     "                         [-c|--catalog FILE|DIR] MANIFEST\n"
-    "  writes RESULTS.xml with the manifest's stack as properties of every\n"
-    "  <testsuite> to OUT.xml (may be RESULTS.xml itself), else to stdout;\n"
-    "  --catalog names the release catalog that infers neuron.sdk.release\n";
+    "Write RESULTS.xml with the manifest's stack as properties of every <testsuite>.\n"
+    "options:\n"
+    "  -j, --junit RESULTS.xml   the JUnit report to read\n"
+    "  -o, --output OUT.xml      write OUT.xml (may be RESULTS.xml itself) instead of stdout\n"
+    "  -f, --fact KEY            one more fact as a property (repeatable)\n"
+    "  -c, --catalog FILE|DIR    the release catalog that infers neuron.sdk.release\n"
+    "  -h, --help                show this help\n";
 
 #define FACTS_MAX 256           /* --fact options */
 

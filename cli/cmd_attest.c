@@ -17,8 +17,14 @@
 static const char attest_usage[] =
     "usage: stackprint attest -j|--junit RESULTS.xml -k|--key KEY [-o|--output ENVELOPE]\n"
     "                         [-e|--envelope MANIFEST_ENVELOPE] [-u|--url URL] MANIFEST\n"
-    "  writes RESULTS.xml.intoto.json unless -o; the manifest's envelope\n"
-    "  (default MANIFEST.intoto.json, when it exists) is named in the attestation\n";
+    "Sign an in-toto test-result attestation binding RESULTS.xml to MANIFEST.\n"
+    "options:\n"
+    "  -j, --junit RESULTS.xml   the JUnit report attested\n"
+    "  -k, --key KEY             the private key (PEM file or store URI)\n"
+    "  -o, --output ENVELOPE     the envelope (default RESULTS.xml.intoto.json)\n"
+    "  -e, --envelope FILE       the manifest's envelope (default MANIFEST.intoto.json, when it exists)\n"
+    "  -u, --url URL             the report's location, recorded in the statement\n"
+    "  -h, --help                show this help\n";
 
 #define ENVELOPE_SUFFIX ".intoto.json"
 #define PATH_MAX_BYTES 4000     /* bytes in a path an output name is made from */

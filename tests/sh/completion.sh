@@ -41,7 +41,7 @@ is "commands" "stackprint ''" "$(printf '%s\n' --help --version help $cmds | sor
 is "a command's prefix" "stackprint pr" "probe"
 is "help takes a command or keys" "stackprint help ''" "$(printf '%s\n' keys $cmds | sort | tr '\n' ' ' | sed 's/ $//')"
 is "options of check, from check --help" "stackprint check --s" "--strict"
-is "options of verify, from verify --help" "stackprint verify --" "--envelope --help --pub"
+is "options of verify, from verify --help" "stackprint verify --" "--envelope --help --manifest --pub"
 is "short options of sign" "stackprint sign -" "--help --key --output -h -k -o"
 is "check --format values, from its usage" "stackprint check --format j" "json junit"
 is "probe -f values (short option)" "stackprint probe -f j" "json"
