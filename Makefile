@@ -36,6 +36,7 @@ TEST_LIBS  := $(shell pkg-config --libs $(PKGS) cmocka 2>/dev/null) -lpthread
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wstrict-prototypes -Wvla
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DSP_VERSION='"$(VERSION)"' -I. $(WARNINGS) \
+             -DSP_DATADIR='"$(DATADIR)"' \
              $(PKG_CFLAGS) $(CFLAGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS      = $(PKG_LIBS) -lpthread

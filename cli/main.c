@@ -19,6 +19,7 @@ static const struct command commands[] = {
     { "keygen", cmd_keygen, "make a signing key pair" },
     { "sign", cmd_sign, "sign a manifest into a DSSE envelope" },
     { "verify", cmd_verify, "verify a manifest's DSSE envelope" },
+    { "diff", cmd_diff, "what changed between two manifests, in stack order" },
     { NULL, NULL, NULL },
 };
 
