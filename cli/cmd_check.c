@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "checks/evaluate.h"
+#include "checks/host_overlay.h"
 #include "checks/policy.h"
 #include "checks/report.h"
 #include "commands.h"
@@ -15,8 +16,10 @@
 
 static const char check_usage[] =
     "usage: stackprint check --policy FILE|DIR [--policy ...] [--strict]\n"
-    "                        [--format text|json|junit|sarif|github] [-o FILE] MANIFEST\n"
-    "MANIFEST is a YAML or JSON manifest, '-' for stdin.  Exit status: 0 passed,\n"
+    "                        [--format text|json|junit|sarif|github] [-o FILE]\n"
+    "                        [--host HOST_MANIFEST] MANIFEST\n"
+    "MANIFEST is a YAML or JSON manifest, '-' for stdin; with --host, an image's,\n"
+    "checked with the host's kernel-side facts laid over it.  Exit status: 0 passed,\n"
     "1 a requirement at error severity failed (with --strict, any), 2 usage,\n"
     "4 unreadable input.\n";
 
@@ -37,12 +40,13 @@ int cmd_check(int argc, char **argv)
         { "format", required_argument, NULL, 'f' },
         { "strict", no_argument, NULL, 's' },
         { "output", required_argument, NULL, 'o' },
+        { "host", required_argument, NULL, 'H' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char **policies = calloc((size_t)argc + 1, sizeof *policies);
     size_t npolicies = 0;
-    const char *out = NULL;
+    const char *out = NULL, *hostpath = NULL;
     enum sp_format format = SP_FORMAT_TEXT;
     struct sp_eval_ctx ctx = { 0 };
     int c, rc;
@@ -53,7 +57,7 @@ int cmd_check(int argc, char **argv)
     }
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:f:so:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":p:f:so:H:h", opts, NULL)) != -1) {
         switch (c) {
         case 'p': policies[npolicies++] = optarg; break;
         case 'f':
@@ -65,6 +69,7 @@ int cmd_check(int argc, char **argv)
             break;
         case 's': ctx.flags |= SP_EVAL_STRICT; break;
         case 'o': out = optarg; break;
+        case 'H': hostpath = optarg; break;
         case 'h': free(policies); fputs(check_usage, stdout); return SP_EXIT_OK;
         case ':': free(policies); return sp_usage_error("check", "option '%s' needs a value", argv[optind - 1]);
         default: free(policies); return sp_usage_error("check", "unknown option '%s'", argv[optind - 1]);
@@ -78,6 +83,16 @@ int cmd_check(int argc, char **argv)
                                                       : "one manifest only");
     }
     const char *path = argv[optind];
+    if (hostpath && strcmp(hostpath, "-") == 0 && strcmp(path, "-") == 0) {
+        free(policies);
+        return sp_usage_error("check", "the host's and the image's manifests cannot both be standard input");
+    }
+    if (sp_same_file(out, hostpath)) {
+        rc = sp_usage_error("check", "output '%s' is the host manifest '%s'; it would be overwritten",
+                            out, hostpath);
+        free(policies);
+        return rc;
+    }
     /* the report must not replace an input: the manifest or a policy */
     for (size_t i = 0; i <= npolicies; i++) {
         const char *in = i < npolicies ? policies[i] : path;
@@ -98,16 +113,18 @@ int cmd_check(int argc, char **argv)
     }
 
     struct sp_policy_set ps;
-    struct manifest m;
+    struct manifest m, host;
     struct sp_report report;
-    struct factset facts;
+    struct factset facts, overlaid;
     struct sp_error e = { 0 };
-    char *buf = NULL, *shown = NULL;
+    char *buf = NULL, *shown = NULL, *host_shown = NULL, *both = NULL;
     size_t len = 0;
     sp_policy_set_init(&ps);
     manifest_init(&m);
+    manifest_init(&host);
     sp_report_init(&report);
     factset_init(&facts);
+    factset_init(&overlaid);
     for (size_t i = 0; i < npolicies; i++)
         if (sp_policy_load(&ps, policies[i], &e) != 0) {
             rc = sp_error_print(&e);
@@ -117,18 +134,38 @@ int cmd_check(int argc, char **argv)
         rc = sp_error_print(&e);
         goto done;
     }
+    /* --host: the image's facts with the host's kernel-side facts over them */
+    if (hostpath && (manifest_load(hostpath, &host, &e) != 0 ||
+                     sp_host_overlay(&m.facts, &host.facts, &overlaid, &e) != 0)) {
+        rc = sp_error_print(&e);
+        goto done;
+    }
     /* the manifest's facts plus those the release catalog derives */
-    if (sp_eval_facts(&ps, &m.facts, &facts, &e) != 0) {
+    if (sp_eval_facts(&ps, hostpath ? &overlaid : &m.facts, &facts, &e) != 0) {
         rc = sp_error_print(&e);
         goto done;
     }
     ctx.facts = &facts;
     /* reports are UTF-8 (JSON, XML): a file name that is not is shown \xNN */
     shown = sp_utf8_sanitize(path, strlen(path));
+    if (hostpath) {
+        host_shown = sp_utf8_sanitize(hostpath, strlen(hostpath));
+        if (asprintf(&both, "%s on %s", m.subject ? m.subject : "-",
+                     host.subject ? host.subject : "-") < 0)
+            both = NULL;
+        if (host_shown == NULL || both == NULL) {
+            rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "check: out of memory" });
+            goto done;
+        }
+    }
     struct sp_report_meta meta = {
         .manifest = shown, .subject = m.subject, .stack_id = m.stack_id[0] ? m.stack_id : NULL,
         .colour = format == SP_FORMAT_TEXT && want_colour(out), .facts = &facts,
+        .host_manifest = host_shown, .host_subject = host.subject,
+        .host_stack_id = hostpath && host.stack_id[0] ? host.stack_id : NULL,
     };
+    if (both)
+        meta.subject = both;
     if (shown == NULL) {
         rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "check: out of memory" });
         goto done;
@@ -143,10 +180,14 @@ int cmd_check(int argc, char **argv)
 done:
     free(buf);
     free(shown);
+    free(host_shown);
+    free(both);
     free(policies);
     sp_report_free(&report);
     manifest_free(&m);
+    manifest_free(&host);
     factset_free(&facts);
+    factset_free(&overlaid);
     sp_policy_set_free(&ps);
     return rc;
 }
