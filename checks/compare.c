@@ -79,16 +79,6 @@ static const struct {
 };
 #define ORDER_N (sizeof order / sizeof *order)
 
-/* python.env.SLUG.REST: a pointer to REST, or NULL. */
-static const char *python_env_rest(const char *key)
-{
-    static const char pre[] = "python.env.";
-    if (strncmp(key, pre, sizeof pre - 1) != 0)
-        return NULL;
-    const char *dot = strchr(key + sizeof pre - 1, '.');
-    return dot && dot > key + sizeof pre - 1 ? dot + 1 : NULL;
-}
-
 static int matches(const char *pattern, const char *key)
 {
     size_t n = strlen(pattern);
@@ -100,7 +90,7 @@ static int matches(const char *pattern, const char *key)
 /* The index in order[] of KEY's entry; ORDER_N when none. */
 static size_t entry_of(const char *key)
 {
-    const char *rest = python_env_rest(key);
+    const char *rest = sp_python_env_rest(key);
     int env_package = rest && strncmp(rest, "pip.", 4) == 0;
     for (size_t i = 0; i < ORDER_N; i++) {
         if (!matches(order[i].pattern, key))
