@@ -37,19 +37,19 @@ static size_t backend_change(const struct sp_diff *d)
     return d->count;
 }
 
-/* "SDK release: A -> B", "SDK release: A (both)"; nothing when neither side
- * has one.  Without a catalog, says so. */
+/* A blank line, then "SDK release: A -> B" or "SDK release: A (both)";
+ * nothing when neither side has one.  Without a catalog, says so. */
 static void release_line(FILE *fp, const struct sp_diff_meta *m, const char *bold,
                          const char *(*special)(unsigned char))
 {
     const char *a = m->old_side.sdk_release, *b = m->new_side.sdk_release;
     if (!m->inferred) {
-        fprintf(fp, "%sSDK release:%s not inferred (no release catalog; see --catalog)\n", bold, bold);
+        fprintf(fp, "\n%sSDK release:%s not inferred (no release catalog; see --catalog)\n", bold, bold);
         return;
     }
     if (a == NULL && b == NULL)
         return;
-    fprintf(fp, "%sSDK release:%s ", bold, bold);
+    fprintf(fp, "\n%sSDK release:%s ", bold, bold);
     sp_put_escaped(fp, or_dash(a), special);
     if (a && b && strcmp(a, b) == 0) {
         fputs(" (both)\n", fp);
@@ -110,7 +110,6 @@ static int render_text(const struct sp_diff *d, const struct sp_diff_meta *m, FI
     for (size_t i = 0; i < d->count; i++) {
         const struct sp_difference *x = &d->items[i];
         if (!released && x->group >= SP_GROUP_RUNTIME) {
-            fputc('\n', fp);
             release_line(fp, m, "", NULL);
             released = 1;
         }
@@ -132,10 +131,8 @@ static int render_text(const struct sp_diff *d, const struct sp_diff_meta *m, FI
     }
     if (group == SP_GROUP_TORCH)
         backend_line(fp, d, backend);
-    if (!released) {
-        fputc('\n', fp);
+    if (!released)
         release_line(fp, m, "", NULL);
-    }
     fputc('\n', fp);
     summary(fp, d);
     fputc('\n', fp);
@@ -176,7 +173,6 @@ static int render_markdown(const struct sp_diff *d, const struct sp_diff_meta *m
         md_cell(fp, sides[i]->manifest);
         fputc('\n', fp);
     }
-    fputc('\n', fp);
     release_line(fp, m, "**", md_special);
     size_t backend = backend_change(d);
     if (backend < d->count) {
