@@ -21,7 +21,11 @@ static const char probe_usage[] =
     "usage: stackprint probe [--root DIR | --image PATH[:TAG] [--platform OS/ARCH[/VARIANT]]]\n"
     "                        [--python PATH]"
     " [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
+    "                        [--deep [--deep-timeout SECONDS]]\n"
     "                        [--format yaml|json] [-o FILE [--sign KEY]]\n";
+
+/* --deep-timeout: whole seconds, 1 to an hour */
+#define SP_DEEP_TIMEOUT_MAX 3600
 
 /* The last second RFC 3339's four-digit year can write,
  * 9999-12-31T23:59:59Z, as seconds since the epoch. */
@@ -92,7 +96,8 @@ static struct root *open_image(const char *spec, const char *platform, struct sp
 
 int cmd_probe(int argc, char **argv)
 {
-    enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON, OPT_SIGN, OPT_PLATFORM };
+    enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON, OPT_SIGN, OPT_PLATFORM,
+           OPT_DEEP, OPT_DEEP_TIMEOUT };
     static const struct option opts[] = {
         { "root", required_argument, NULL, 'r' },
         { "image", required_argument, NULL, 'i' },
@@ -104,10 +109,13 @@ int cmd_probe(int argc, char **argv)
         { "format", required_argument, NULL, 'f' },
         { "output", required_argument, NULL, 'o' },
         { "sign", required_argument, NULL, OPT_SIGN },
+        { "deep", no_argument, NULL, OPT_DEEP },
+        { "deep-timeout", required_argument, NULL, OPT_DEEP_TIMEOUT },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *rootdir = NULL, *image = NULL, *out = NULL, *sign_key = NULL, *platform = NULL;
+    const char *deep_timeout = NULL;
     struct probe_ctx ctx = { .imds_timeout_ms = 1000 };
     enum manifest_format format = MANIFEST_YAML;
     struct sp_error e = { 0 };
@@ -134,6 +142,8 @@ int cmd_probe(int argc, char **argv)
             break;
         case 'o': out = optarg; break;
         case OPT_SIGN: sign_key = optarg; break;
+        case OPT_DEEP: ctx.deep = 1; break;
+        case OPT_DEEP_TIMEOUT: deep_timeout = optarg; break;
         case 'h': fputs(probe_usage, stdout); return SP_EXIT_OK;
         case ':': return sp_usage_error("probe", "option '%s' needs a value", argv[optind - 1]);
         default: return sp_usage_error("probe", "unknown option '%s'", argv[optind - 1]);
@@ -149,6 +159,21 @@ int cmd_probe(int argc, char **argv)
         return sp_usage_error("probe", "--platform needs --image");
     if (ctx.imds_endpoint && !ctx.imds)
         return sp_usage_error("probe", "--imds-endpoint needs --imds");
+    if (ctx.deep && (rootdir || image))
+        return sp_usage_error("probe", "--deep runs the live host's interpreter; it does not "
+                              "go with --root or --image");
+    if (deep_timeout && !ctx.deep)
+        return sp_usage_error("probe", "--deep-timeout needs --deep");
+    if (deep_timeout) {
+        char *end;
+        errno = 0;
+        long v = strtol(deep_timeout, &end, 10);
+        if (errno || end == deep_timeout || *end || v < 1 || v > SP_DEEP_TIMEOUT_MAX ||
+            deep_timeout[0] < '0' || deep_timeout[0] > '9')
+            return sp_usage_error("probe", "--deep-timeout '%s' is not a whole number of "
+                                  "seconds from 1 to %d", deep_timeout, SP_DEEP_TIMEOUT_MAX);
+        ctx.deep_timeout_ms = (int)v * 1000;
+    }
     if (sign_key) {
         /* -o and its envelope FILE.intoto.json are plain files next to each
          * other: a device or a FIFO has no such sibling */
