@@ -57,22 +57,6 @@ static int load_side(const char *path, const char *envpath, EVP_PKEY *pub,
     return rc;
 }
 
-/* The inferred SDK release of FACTS under the catalog in PS, copied into
- * OUT (OUTSZ bytes); OUT is "" when none is inferred.  0 or -1 with E. */
-static int infer_release(const struct sp_policy_set *ps, const struct factset *facts,
-                         char *out, size_t outsz, struct sp_error *e)
-{
-    struct factset derived;
-    out[0] = '\0';
-    if (sp_eval_facts(ps, facts, &derived, e) != 0)
-        return -1;
-    const char *r = factset_get(&derived, "neuron.sdk.release");
-    if (r)
-        snprintf(out, outsz, "%s", r);
-    factset_free(&derived);
-    return 0;
-}
-
 int cmd_diff(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -155,10 +139,12 @@ int cmd_diff(int argc, char **argv)
     struct sp_error e = { 0 };
     EVP_PKEY *pub = NULL;
     char *envpath[2] = { NULL, NULL }, *buf = NULL, *shown[2] = { NULL, NULL };
-    char release[2][64];
+    struct factset derived[2];     /* each side's facts plus the catalog's (release.h) */
     size_t len = 0;
     manifest_init(&m[0]);
     manifest_init(&m[1]);
+    factset_init(&derived[0]);
+    factset_init(&derived[1]);
     sp_policy_set_init(&ps);
     sp_diff_init(&d);
     rc = SP_EXIT_INPUT;
@@ -193,7 +179,8 @@ int cmd_diff(int argc, char **argv)
         goto done;
     }
     for (int i = 0; i < 2; i++)
-        if (ps.catalog && infer_release(&ps, &m[i].facts, release[i], sizeof release[i], &e) != 0) {
+        if (ps.catalog && sp_eval_facts(&ps, &m[i].facts, &derived[i], &e) != 0) {
+            factset_init(&derived[i]);      /* freed by sp_eval_facts */
             rc = sp_error_print(&e);
             goto done;
         }
@@ -214,7 +201,7 @@ int cmd_diff(int argc, char **argv)
         *sides[i] = (struct sp_diff_side){
             .manifest = shown[i], .subject = m[i].subject,
             .stack_id = m[i].stack_id[0] ? m[i].stack_id : NULL,
-            .sdk_release = ps.catalog && release[i][0] ? release[i] : NULL,
+            .sdk_release = factset_get(&derived[i], "neuron.sdk.release"),
         };
     if (sp_diff_render(&d, &meta, format, &buf, &len, &e) != 0 ||
         sp_write_output(out, buf, len, &e) != 0) {
@@ -228,6 +215,7 @@ done:
         free(envpath[i]);
         free(shown[i]);
         manifest_free(&m[i]);
+        factset_free(&derived[i]);
     }
     EVP_PKEY_free(pub);
     sp_diff_free(&d);

@@ -12,7 +12,8 @@ answer with the scheme's own tool:
 Expected: the oracle's order < 0 is "upgraded", > 0 "downgraded", equal
 orders of different texts "changed", equal texts "unchanged".  The pairs
 are seeded neighbours of real shapes (a small edit of one version), where
-orders disagree, plus the traps the issue of each scheme is known for.
+orders disagree, plus each scheme's known traps (tilde, epoch, pre-release,
+local label, 2.10 against 2.9).
 Prints TAP lines; the first mismatches are shown."""
 import random, subprocess, sys
 

@@ -176,6 +176,19 @@ static void reading_order(void **state)
         "env.NEURON_CC_FLAGS", "pip.numpy", "python.env.a.pip.numpy", "deb.libc6",
         "rpm.glibc", "zzz.unknown",
     };
+    /* each key's group, as stackprint-diff(1) "Reading order" lists them */
+    static const enum sp_group groups[] = {
+        SP_GROUP_INSTANCE, SP_GROUP_INSTANCE, SP_GROUP_DEVICES, SP_GROUP_DEVICES,
+        SP_GROUP_DRIVER, SP_GROUP_DRIVER, SP_GROUP_RUNTIME, SP_GROUP_RUNTIME,
+        SP_GROUP_COMPILER, SP_GROUP_TORCH, SP_GROUP_TORCH, SP_GROUP_TORCH, SP_GROUP_PYTHON,
+        SP_GROUP_PYTHON, SP_GROUP_IMAGE, SP_GROUP_ENV, SP_GROUP_PACKAGES, SP_GROUP_PACKAGES,
+        SP_GROUP_PACKAGES, SP_GROUP_PACKAGES, SP_GROUP_OTHER,
+    };
+    assert_int_equal(sizeof keys / sizeof *keys, sizeof groups / sizeof *groups);
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (sp_group_of(keys[i]) != groups[i])
+            fail_msg("%s is in group %s, expected %s", keys[i], sp_group_name(sp_group_of(keys[i])),
+                     sp_group_name(groups[i]));
     for (size_t i = 0; i + 1 < sizeof keys / sizeof *keys; i++) {
         if (sp_reading_cmp(keys[i], keys[i + 1]) >= 0)
             fail_msg("%s should be read before %s", keys[i], keys[i + 1]);
