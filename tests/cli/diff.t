@@ -222,3 +222,11 @@ $ stackprint diff -o $T/r.md --format markdown tests/fixtures/diff/old.yaml test
 $ tail -1 $T/r.md
 > exit 1
 > **16 changed: 6 upgraded, 5 downgraded, 1 added, 1 removed, 3 changed**
+
+### control characters in values never reach the terminal; markdown escapes its own syntax
+$ printf '{"schema": "stackprint/manifest/v1", "tool": "t", "created": "2026-01-01T00:00:00Z", "subject": "host:/", "stack_id": "x", "facts": {"torch.backend": "x\\u001b[31m|`_*"}}\n' > $T/esc.json
+$ tests/restamp $T/esc.json
+$ stackprint diff tests/fixtures/diff/old.yaml $T/esc.json | grep 'backend path'
+$ stackprint diff --format markdown tests/fixtures/diff/old.yaml $T/esc.json | grep 'torch.backend'
+>   backend path changed: xla -> x\x1b[31m|`_*
+> | torch | torch.backend | xla | x\x1b[31m\|\`\_\* | changed |
