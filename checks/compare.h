@@ -9,7 +9,8 @@
  *   upgraded / downgraded  when the key is a version fact and both values
  *                          parse in its scheme (sp_scheme_for_key: pip.*
  *                          PEP 440, deb.* Debian, rpm.* RPM EVR, python.version
- *                          PEP 440, other version facts dotted) and order
+ *                          and runtime.*.version PEP 440, other version facts
+ *                          dotted) and order
  *                          strictly one way;
  *   changed                otherwise: a fact that is not a version
  *                          (torch.backend), a value that does not parse in
@@ -70,10 +71,13 @@ enum sp_group {
                                cuda.*, deb./rpm.aws-neuronx-runtime-lib,
                                deb./rpm.aws-neuronx-collectives */
     SP_GROUP_COMPILER,      /* pip.neuronx-cc, pip.neuron-cc */
-    SP_GROUP_TORCH,         /* torch.*, pip.torch, pip.torch-neuronx,
-                               pip.torch-xla, pip.torch-neuron,
-                               pip.libneuronxla, pip.torchvision */
-    SP_GROUP_PYTHON,        /* python.* other than python.env.SLUG.pip.* */
+    SP_GROUP_TORCH,         /* torch.*, runtime.torch.*,
+                               runtime.torch_neuronx.*, runtime.disagreements,
+                               pip.torch, pip.torch-neuronx, pip.torch-xla,
+                               pip.torch-neuron, pip.libneuronxla,
+                               pip.torchvision */
+    SP_GROUP_PYTHON,        /* python.* other than python.env.SLUG.pip.*;
+                               other runtime.* (runtime.python.*) */
     SP_GROUP_IMAGE,         /* image.*, container.* */
     SP_GROUP_ENV,           /* env.* */
     SP_GROUP_PACKAGES,      /* pip.*, python.env.SLUG.pip.*, deb.*, rpm.* */

@@ -31,8 +31,16 @@ const char *sp_python_env_rest(const char *key)
 const struct sp_scheme *sp_scheme_for_key(const char *key)
 {
     const char *rest;
+    /* the versions the interpreter itself reports (probe --deep) are its
+     * distributions' and its own, as pip.* and python.version */
+    static const char *const runtime_pep440[] = {
+        "runtime.python.version", "runtime.torch.version", "runtime.torch_neuronx.version",
+    };
     if (strncmp(key, "pip.", 4) == 0 || strcmp(key, "python.version") == 0)
         return &sp_scheme_pep440;
+    for (size_t i = 0; i < sizeof runtime_pep440 / sizeof *runtime_pep440; i++)
+        if (strcmp(key, runtime_pep440[i]) == 0)
+            return &sp_scheme_pep440;
     if ((rest = sp_python_env_rest(key)) != NULL &&
         (strncmp(rest, "pip.", 4) == 0 || strcmp(rest, "version") == 0))
         return &sp_scheme_pep440;

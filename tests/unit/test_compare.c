@@ -38,6 +38,9 @@ static void directions_per_scheme(void **state)
     change_is("pip.torch", "2.1.2", "2.1.2+cu121", SP_CHANGE_UPGRADED);
     change_is("python.env.venv.pip.numpy", "1.26.4", "2.0.0", SP_CHANGE_UPGRADED);
     change_is("python.env.venv.version", "3.10.12", "3.9.18", SP_CHANGE_DOWNGRADED);
+    /* what probe --deep reads from the interpreter is PEP 440 too */
+    change_is("runtime.torch.version", "2.9.0+cu121", "2.9.1", SP_CHANGE_UPGRADED);
+    change_is("runtime.python.version", "3.13.0", "3.13.0rc1", SP_CHANGE_DOWNGRADED);
     /* Debian: '~' sorts before the empty string; revisions compare as
      * numbers (+deb12u10 after +deb12u4) */
     change_is("deb.libc6", "2.36-9+deb12u4", "2.36-9+deb12u10", SP_CHANGE_UPGRADED);
@@ -172,7 +175,8 @@ static void reading_order(void **state)
         "host.instance_type", "host.os.id", "neuron.device.kind", "neuron.lnc",
         "neuron.driver.version", "deb.aws-neuronx-dkms", "neuron.sdk.release",
         "neuron.runtime.version", "pip.neuronx-cc", "pip.torch", "torch.backend",
-        "pip.torch-neuronx", "python.version", "python.env.a.version", "image.ref",
+        "runtime.torch.version", "pip.torch-neuronx", "python.version", "python.env.a.version",
+        "runtime.python.version", "image.ref",
         "env.NEURON_CC_FLAGS", "pip.numpy", "python.env.a.pip.numpy", "deb.libc6",
         "rpm.glibc", "zzz.unknown",
     };
@@ -180,8 +184,8 @@ static void reading_order(void **state)
     static const enum sp_group groups[] = {
         SP_GROUP_INSTANCE, SP_GROUP_INSTANCE, SP_GROUP_DEVICES, SP_GROUP_DEVICES,
         SP_GROUP_DRIVER, SP_GROUP_DRIVER, SP_GROUP_RUNTIME, SP_GROUP_RUNTIME,
-        SP_GROUP_COMPILER, SP_GROUP_TORCH, SP_GROUP_TORCH, SP_GROUP_TORCH, SP_GROUP_PYTHON,
-        SP_GROUP_PYTHON, SP_GROUP_IMAGE, SP_GROUP_ENV, SP_GROUP_PACKAGES, SP_GROUP_PACKAGES,
+        SP_GROUP_COMPILER, SP_GROUP_TORCH, SP_GROUP_TORCH, SP_GROUP_TORCH, SP_GROUP_TORCH,
+        SP_GROUP_PYTHON, SP_GROUP_PYTHON, SP_GROUP_PYTHON, SP_GROUP_IMAGE, SP_GROUP_ENV, SP_GROUP_PACKAGES, SP_GROUP_PACKAGES,
         SP_GROUP_PACKAGES, SP_GROUP_PACKAGES, SP_GROUP_OTHER,
     };
     assert_int_equal(sizeof keys / sizeof *keys, sizeof groups / sizeof *groups);
