@@ -32,6 +32,10 @@ struct probe_ctx {
     int imds_timeout_ms;         /* per request */
     int deep;                    /* --deep: run the workload interpreter once */
     int deep_timeout_ms;         /* --deep-timeout, in ms; 0 for the default */
+    const char *cache_dir;       /* --cache DIR (inside the root), or NULL */
+    const char *const *neff;     /* --neff FILE... (inside the root) */
+    size_t nneff;
+    const char *artifacts;       /* --artifacts DIR (inside the root), or NULL */
 };
 
 struct probe {
@@ -79,5 +83,7 @@ SP_PROBE_DECL(probe_container);
 SP_PROBE_DECL(probe_env);
 SP_PROBE_DECL(probe_imds);
 SP_PROBE_DECL(probe_runtime);
+SP_PROBE_DECL(probe_compile_cache);
+SP_PROBE_DECL(probe_neff);
 
 #endif

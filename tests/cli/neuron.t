@@ -10,9 +10,9 @@
 $ for f in tests/fixtures/manifests/neuron-*.yaml; do want=$(sed -n 's/^stack_id: "sha256:\(.*\)"$/\1/p' $f); got=$(sed -n '/^facts:/,$p' $f | tail -n +2 | sed 's/^  \([^:]*\): "\(.*\)"$/\1=\2/' | grep -v '^host.instance_id=' | LC_ALL=C sort -t= -k1,1 | sha256sum | cut -c1-64); [ "$want" = "$got" ] || echo "bad $f"; done; echo checked
 > checked
 
-### policies/ loads the ten shipped policies and the catalog, not the test policies
+### policies/ loads the eleven shipped policies and the catalog, not the test policies
 $ stackprint check --policy policies/ tests/fixtures/manifests/neuron-trn2-native-2.32.yaml
->~ ^10 policies, 
+>~ ^11 policies, 
 >! ^example-
 
 ### clean trn2 native on Neuron 2.32 passes
