@@ -9,11 +9,12 @@
 
 #include "version.h"
 
-/* The reading order: the first entry KEY matches gives its group, and the
- * entry's place in this table orders keys inside the group.  A pattern
- * ending in '.' matches every key it begins; any other matches itself
- * only.  "python.env." needs care: its pip.* keys are packages, the rest
- * Python (handled in entry_of). */
+/* The reading order: the longest pattern KEY matches gives its group, and
+ * that entry's place in this table orders keys inside the group (so the
+ * groups follow each other here in their order).  A pattern ending in '.'
+ * matches every key it begins; any other matches itself only.
+ * "python.env." matches only the environments' pip.* keys (packages); its
+ * other keys are Python's, through "python.". */
 static const struct {
     const char *pattern;
     enum sp_group group;
@@ -54,6 +55,8 @@ static const struct {
     { "cuda.", SP_GROUP_RUNTIME },
     { "pip.neuronx-cc", SP_GROUP_COMPILER },
     { "pip.neuron-cc", SP_GROUP_COMPILER },
+    { "neuron.cache.", SP_GROUP_COMPILER },
+    { "neuron.neff.", SP_GROUP_COMPILER },
     { "pip.torch", SP_GROUP_TORCH },
     { "torch.backend", SP_GROUP_TORCH },
     { "torch.", SP_GROUP_TORCH },
@@ -97,14 +100,17 @@ static size_t entry_of(const char *key)
 {
     const char *rest = sp_python_env_rest(key);
     int env_package = rest && strncmp(rest, "pip.", 4) == 0;
+    size_t best = ORDER_N, best_len = 0;
     for (size_t i = 0; i < ORDER_N; i++) {
-        if (!matches(order[i].pattern, key))
+        size_t len = strlen(order[i].pattern);
+        if (len <= best_len || !matches(order[i].pattern, key))
             continue;
-        if (env_package && order[i].group == SP_GROUP_PYTHON)
+        if (!env_package && strcmp(order[i].pattern, "python.env.") == 0)
             continue;
-        return i;
+        best = i;
+        best_len = len;
     }
-    return ORDER_N;
+    return best;
 }
 
 enum sp_group sp_group_of(const char *key)

@@ -70,7 +70,8 @@ enum sp_group {
                                neuron.collectives.*, efa.installer.*,
                                cuda.*, deb./rpm.aws-neuronx-runtime-lib,
                                deb./rpm.aws-neuronx-collectives */
-    SP_GROUP_COMPILER,      /* pip.neuronx-cc, pip.neuron-cc */
+    SP_GROUP_COMPILER,      /* pip.neuronx-cc, pip.neuron-cc, the compile
+                               cache and NEFFs: neuron.cache.*, neuron.neff.* */
     SP_GROUP_TORCH,         /* torch.*, runtime.torch.*,
                                runtime.torch_neuronx.*, runtime.disagreements,
                                pip.torch, pip.torch-neuronx, pip.torch-xla,
@@ -134,7 +135,8 @@ enum sp_group sp_group_of(const char *key);
 
 /* sp_reading_cmp: strcmp-like order of keys as a stack is read: by group,
  * then, inside a group, the keys the group lists first in that order, then
- * the rest bytewise. */
+ * the rest bytewise.  A key belongs where its longest listed pattern puts
+ * it (neuron.cache.* with the compiler, other neuron.* with the runtime). */
 int sp_reading_cmp(const char *a, const char *b);
 
 /* sp_change_name: "added", "removed", "upgraded", "downgraded", "changed". */

@@ -200,6 +200,11 @@ static void reading_order(void **state)
             fail_msg("order of %s and %s is not antisymmetric", keys[i], keys[i + 1]);
     }
     assert_int_equal(sp_group_of("python.env.a.pip.numpy"), SP_GROUP_PACKAGES);
+    assert_int_equal(sp_group_of("neuron.cache.compilers"), SP_GROUP_COMPILER);
+    assert_int_equal(sp_group_of("neuron.neff.001.sha256"), SP_GROUP_COMPILER);
+    assert_int_equal(sp_group_of("neuron.other"), SP_GROUP_RUNTIME);
+    assert_true(sp_reading_cmp("pip.neuronx-cc", "neuron.cache.compilers") < 0);
+    assert_true(sp_reading_cmp("neuron.cache.compilers", "pip.torch") < 0);
     assert_int_equal(sp_group_of("python.env.a.path"), SP_GROUP_PYTHON);
     assert_int_equal(sp_group_of("zzz"), SP_GROUP_OTHER);
     assert_string_equal(sp_group_name(SP_GROUP_COMPILER), "compiler");
