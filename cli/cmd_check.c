@@ -135,8 +135,17 @@ int cmd_check(int argc, char **argv)
         goto done;
     }
     /* --host: the image's facts with the host's kernel-side facts over them */
-    if (hostpath && (manifest_load(hostpath, &host, &e) != 0 ||
-                     sp_host_overlay(&m.facts, &host.facts, &overlaid, &e) != 0)) {
+    if (hostpath && manifest_load(hostpath, &host, &e) != 0) {
+        rc = sp_error_print(&e);
+        goto done;
+    }
+    if (hostpath && host.subject && strncmp(host.subject, "image:", 6) == 0) {
+        /* an image knows no host: the two manifests were most likely swapped */
+        rc = sp_usage_error("check", "--host '%s' is an image's manifest (subject %s); "
+                            "--host names the host's, MANIFEST the image's", hostpath, host.subject);
+        goto done;
+    }
+    if (hostpath && sp_host_overlay(&m.facts, &host.facts, &overlaid, &e) != 0) {
         rc = sp_error_print(&e);
         goto done;
     }

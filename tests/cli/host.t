@@ -72,3 +72,9 @@ $ cp tests/fixtures/manifests/host-trn1-driver-2.26.yaml $T/h.yaml
 $ stackprint check --policy policies -o $T/h.yaml --host $T/h.yaml tests/fixtures/manifests/image-neuron-2.30-runtime-2.32.yaml
 ? 2
 2>~ is the host manifest
+
+### the manifests swapped (an image's given as --host) is a usage error, nothing checked
+$ stackprint check --policy policies --host tests/fixtures/manifests/image-neuron-2.30-runtime-2.32.yaml tests/fixtures/manifests/host-trn1-driver-2.26.yaml
+? 2
+>! .
+2>~ ^stackprint check: --host '.*image-neuron-2\.30-runtime-2\.32\.yaml' is an image's manifest \(subject image:train\.tar\); --host names the host's, MANIFEST the image's
