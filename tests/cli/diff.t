@@ -176,6 +176,14 @@ $ stackprint diff $T/old.yaml tests/fixtures/diff/new.yaml
 ? 4
 2>~ ^stackprint: .*/old.yaml: stack_id does not match the facts
 
+### a stack id replaced by another well-formed one is exit 4 too
+$ sed 's/^stack_id: "sha256:[0-9a-f]*"/stack_id: "sha256:1111111111111111111111111111111111111111111111111111111111111111"/' tests/fixtures/diff/new.yaml > $T/new.yaml
+$ grep -c '^stack_id: "sha256:1111' $T/new.yaml
+$ stackprint diff tests/fixtures/diff/old.yaml $T/new.yaml
+? 4
+> 1
+2>~ ^stackprint: .*/new.yaml: stack_id does not match the facts
+
 ### an unreadable manifest is exit 4
 $ stackprint diff $T/none.yaml tests/fixtures/diff/new.yaml
 ? 4
