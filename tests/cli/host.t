@@ -78,3 +78,8 @@ $ stackprint check --policy policies --host tests/fixtures/manifests/image-neuro
 ? 2
 >! .
 2>~ ^stackprint check: --host '.*image-neuron-2\.30-runtime-2\.32\.yaml' is an image's manifest \(subject image:train\.tar\); --host names the host's, MANIFEST the image's
+
+### --host with --fix is a usage error: a plan runs on one machine
+$ stackprint check --policy policies --fix --host tests/fixtures/manifests/host-trn1-driver-2.26.yaml tests/fixtures/manifests/image-neuron-2.30-runtime-2.32.yaml
+? 2
+2>~ ^stackprint check: --fix and --host cannot be combined
