@@ -189,6 +189,12 @@ $ stackprint diff $T/none.yaml tests/fixtures/diff/new.yaml
 ? 4
 2>~ ^stackprint: .*/none.yaml: No such file or directory$
 
+### a FIFO is refused at once, never waited on
+$ mkfifo $T/fifo
+$ stackprint diff $T/fifo tests/fixtures/diff/new.yaml
+? 4
+2>~ ^stackprint: .*/fifo: not a regular file$
+
 ### --pub: both envelopes verify, the differences are reported
 $ stackprint keygen --type ed25519 -o $T/k >/dev/null
 $ cp tests/fixtures/diff/old.yaml tests/fixtures/diff/new.yaml $T/
