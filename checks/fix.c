@@ -173,14 +173,13 @@ static void follow_file(struct sp_fix_plan *p, const char *file_key, const char 
         *rc = add_step(p, G_RUNTIME, file_key, file_v, t, "(the library %s installs)", pkg);
 }
 
-/* The upstream part of a deb or rpm version: no epoch, no revision. */
+/* The upstream part of a deb or rpm version: no epoch, no revision, no
+ * yum build hash (catalog_upstream). */
 static void upstream(const char *v, char *out, size_t outsz)
 {
-    const char *colon = strchr(v, ':');
-    if (colon)
-        v = colon + 1;
-    const char *dash = strrchr(v, '-');
-    snprintf(out, outsz, "%.*s", (int)(dash ? (size_t)(dash - v) : strlen(v)), v);
+    size_t n;
+    const char *u = catalog_upstream(v, &n);
+    snprintf(out, outsz, "%.*s", (int)n, u);
 }
 
 /* The system package steps: legacy removals, driver, runtime, tools. */
