@@ -29,8 +29,19 @@ static const char diff_usage[] =
     "usage: stackprint diff [--format text|json|markdown] [--all] [--ignore GLOB]...\n"
     "                       [--pub KEY [--envelope OLD_ENV --envelope NEW_ENV]]\n"
     "                       [--catalog FILE|DIR] [-o FILE] OLD NEW\n"
-    "OLD and NEW are YAML or JSON manifests (one may be '-' for stdin).  Exit\n"
-    "status: 0 the same stack, 1 differences, 2 usage, 3 a signature does not\n"
+    "OLD and NEW are YAML or JSON manifests (one may be '-' for stdin).\n"
+    "options:\n"
+    "  -f, --format FORMAT    text (default), json or markdown\n"
+    "  -a, --all              report volatile keys and created too\n"
+    "  -i, --ignore GLOB      leave out keys matching GLOB ('*' crosses dots); repeatable\n"
+    "  -p, --pub KEY          both manifests' envelopes must verify under KEY\n"
+    "  -e, --envelope FILE    with --pub, twice: OLD's envelope, then NEW's\n"
+    "                         (default: MANIFEST.intoto.json)\n"
+    "  -c, --catalog PATH     the release catalog (file or policy folder) for the SDK\n"
+    "                         release line; default: the installed one\n"
+    "  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
+    "  -h, --help             show this help\n"
+    "exit status: 0 the same stack, 1 differences, 2 usage, 3 a signature does not\n"
     "verify, 4 unreadable or malformed input.\n";
 
 /* One side: read PATH (verifying its envelope under PUB when PUB is set),
