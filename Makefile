@@ -5,7 +5,7 @@
 #   make install    PREFIX=/usr/local DESTDIR= : binary, man pages, the
 #                   shipped policies in $(PREFIX)/share/stackprint/policies
 #                   (check's default) and the bash completion
-#   make bench      benchmarks against peers (bench/run)
+#   make bench      benchmarks against peers (bench/run); fails on a missed target
 #   make fuzz       libFuzzer targets under fuzz/ (FUZZ_SECONDS=60 each)
 
 VERSION   = 0.1.0
@@ -25,19 +25,23 @@ endif
 
 CC       ?= cc
 PKGS      = libpci libarchive libcrypto yaml-0.1 jansson libisal libzstd
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) rpm 2>/dev/null)
+# pkg-config runs when a recipe first needs its answer, never when this file
+# is read: `make demo` and `make check` install pkg-config and the -dev
+# packages (scripts/bootstrap) before anything is compiled.  The $(eval)
+# keeps each answer after its first use (one pkg-config run, not one per file).
+PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) rpm 2>/dev/null))$(PKG_CFLAGS)
 # librpm is dlopen'd by fingerprint/probe_rpm.c only when a root holds an
 # rpm database (linked, it and its Lua, sqlite and libgcrypt cost every run
 # a few ms): compiled against pkg-config's rpm, loaded by its SONAME.
-RPM_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir rpm 2>/dev/null)/librpm.so 2>/dev/null | sed -n 's/^ *SONAME *//p')
+RPM_SONAME = $(eval RPM_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir rpm 2>/dev/null)/librpm.so 2>/dev/null | sed -n 's/^ *SONAME *//p'))$(RPM_SONAME)
 # libarchive is linked statically (Debian's libarchive-dev ships the .a):
 # stackprint uses only its tar reader, so only that part is linked, while the
 # shared library would load libxml2, ICU and libstdc++ at every start (about
 # 1.5 ms of a 10 ms host probe, bench/probe).  The rest stays shared.
-PKG_LIBS   := $(shell pkg-config --libs $(filter-out libarchive,$(PKGS)) 2>/dev/null) \
-              -Wl,-Bstatic -larchive -Wl,-Bdynamic
+PKG_LIBS   = $(eval PKG_LIBS := $(shell pkg-config --libs $(filter-out libarchive,$(PKGS)) 2>/dev/null) \
+              -Wl,-Bstatic -larchive -Wl,-Bdynamic)$(PKG_LIBS)
 # unit tests link the shared libarchive: they also write tar streams
-TEST_LIBS  := $(shell pkg-config --libs $(PKGS) cmocka 2>/dev/null) -lpthread
+TEST_LIBS  = $(eval TEST_LIBS := $(shell pkg-config --libs $(PKGS) cmocka 2>/dev/null) -lpthread)$(TEST_LIBS)
 
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wstrict-prototypes -Wvla
@@ -48,7 +52,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DSP_VERSION='"$(VERSION)"' -I. $(WARNINGS) 
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS      = $(PKG_LIBS) -lpthread
 
-LIB_SRC  := $(sort $(wildcard manifest/*.c fingerprint/*.c checks/*.c export/*.c))
+LIB_SRC  := $(sort $(wildcard common/*.c manifest/*.c fingerprint/*.c checks/*.c export/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -88,14 +92,18 @@ check: bootstrap
 	@$(MAKE) --no-print-directory all unit
 	@SANITIZE=$(SANITIZE) /usr/bin/python3 tests/run --build $(BUILD)
 
-demo: bootstrap all
+# a second make, as for check: the build starts once bootstrap has finished
+demo: bootstrap
+	@$(MAKE) --no-print-directory all
 	@scripts/demo $(BUILD)/stackprint
 
 fuzz:
+	@scripts/bootstrap --fuzz
 	@fuzz/run $(FUZZ_SECONDS)
 
-bench: all
+bench:
 	@scripts/bootstrap --bench
+	@$(MAKE) --no-print-directory all
 	@bench/run $(BUILD)/stackprint
 
 install: all

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "release.h"
+#include "common/strbuf.h"
 
 /* REF_MISSING: a fact the test refers to is absent */
 enum outcome { HOLDS, FAILS, UNDECIDED, REF_MISSING };
@@ -15,7 +16,7 @@ enum outcome { HOLDS, FAILS, UNDECIDED, REF_MISSING };
 const char *sp_verdict_name(enum sp_verdict v)
 {
     static const char *const names[SP_VERDICTS] = {
-        "ok", "violated", "missing", "invalid", "not applicable",
+        "ok", "violated", "missing", "invalid", "not applicable", "incomplete",
     };
     return v < SP_VERDICTS ? names[v] : "?";
 }
@@ -79,9 +80,9 @@ static int ref_missing(struct why *w, const char *key)
 static int specifier_refs(const struct sp_specifier *s, const struct sp_version *found,
                           const struct sp_eval_ctx *ctx, struct why *w)
 {
-    char shown[SP_SPECIFIER_TEXT_MAX + 1] = "";
-    size_t len = 0;
+    struct sp_strbuf shown;              /* each bound at most a fact value */
     int holds = 1;
+    sp_strbuf_init(&shown, s->count * (SP_FACT_VALUE_MAX + 8));
     static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", "~=", "===" };
     for (size_t i = 0; i < s->count; i++) {
         const struct sp_clause *c = &s->clauses[i];
@@ -90,22 +91,23 @@ static int specifier_refs(const struct sp_specifier *s, const struct sp_version 
         if (c->ref) {
             const char *value = factset_get(ctx->facts, c->ref);
             struct sp_error ve;
-            if (value == NULL)
+            if (value == NULL) {
+                sp_strbuf_free(&shown);
                 return ref_missing(w, c->ref);
-            if ((bound = sp_clause_resolve(c, s->scheme, value, &ve)) == NULL)
+            }
+            if ((bound = sp_clause_resolve(c, s->scheme, value, &ve)) == NULL) {
+                sp_strbuf_free(&shown);
                 return (w->detail = strdup(ve.msg)) ? UNDECIDED : -1;
+            }
             text = bound->normal;
         }
-        int n = snprintf(shown + len, sizeof shown - len, "%s%s%s%s", i ? "," : "", ops[c->op], text,
-                         c->wildcard ? ".*" : "");
-        if (n > 0 && (size_t)n < sizeof shown - len)
-            len += (size_t)n;
+        sp_strbuf_addf(&shown, "%s%s%s%s", i ? "," : "", ops[c->op], text, c->wildcard ? ".*" : "");
         if (!sp_clause_match(c, bound, found))
             holds = 0;
         if (bound != c->bound)
             sp_version_free(bound);
     }
-    return (w->resolved = strdup(shown)) ? (holds ? HOLDS : FAILS) : -1;
+    return (w->resolved = sp_strbuf_take(&shown)) ? (holds ? HOLDS : FAILS) : -1;
 }
 
 /* one_of_fact: FOUND (its first T->components release components) is one
@@ -213,8 +215,9 @@ static int push(struct sp_report *r, const struct sp_policy *p, const struct sp_
     res->detail = w ? w->detail : NULL;
     res->resolved = w ? w->resolved : NULL;
     int bad = verdict == SP_VERDICT_VIOLATED || verdict == SP_VERDICT_MISSING ||
-              verdict == SP_VERDICT_INVALID;
-    res->fails = bad && (res->severity == SP_SEVERITY_ERROR || r->strict);
+              verdict == SP_VERDICT_INVALID || verdict == SP_VERDICT_INCOMPLETE;
+    res->fails = bad && (res->severity == SP_SEVERITY_ERROR || r->strict ||
+                         verdict == SP_VERDICT_INCOMPLETE);
     r->verdicts[verdict]++;
     if (bad && res->severity == SP_SEVERITY_ERROR)
         r->errors++;
@@ -256,6 +259,25 @@ static int conditions(const struct sp_requirement *when, size_t n, const struct 
     return result;
 }
 
+/* The number of facts the manifest says were dropped at the cap, as text,
+ * or NULL when its fact set is complete. */
+static const char *incomplete(const struct sp_eval_ctx *ctx)
+{
+    return factset_get(ctx->facts, SP_FACTS_DROPPED_KEY);
+}
+
+static int push_incomplete(struct sp_report *r, const struct sp_policy *p,
+                           const struct sp_rule *rule, const struct sp_requirement *req,
+                           enum sp_role role, const struct sp_eval_ctx *ctx, struct sp_error *e)
+{
+    struct why w = { 0 };
+    if (asprintf(&w.detail, "absent, and the manifest's fact set is incomplete (%s facts "
+                 "dropped at the cap): absence decides nothing", incomplete(ctx)) < 0)
+        return sp_fail(e, SP_EXIT_INPUT, "check: out of memory");
+    return push(r, p, rule, req, role, SP_VERDICT_INCOMPLETE,
+                factset_get(ctx->facts, req->key), &w, e);
+}
+
 static int requirement(struct sp_report *r, const struct sp_policy *p, const struct sp_rule *rule,
                        const struct sp_requirement *req, enum sp_role role, int applies,
                        const struct sp_eval_ctx *ctx, struct sp_error *e)
@@ -265,10 +287,16 @@ static int requirement(struct sp_report *r, const struct sp_policy *p, const str
     enum sp_verdict v;
     if (!applies)
         return push(r, p, rule, req, role, SP_VERDICT_NOT_APPLICABLE, found, NULL, e);
+    if (found == NULL && incomplete(ctx))
+        return push_incomplete(r, p, rule, req, role, ctx, e);
     int o = test_outcome(&req->test, req->key, found, ctx, &w);
     if (o < 0) {
         why_free(&w);
         return sp_fail(e, SP_EXIT_INPUT, "check: out of memory");
+    }
+    if (o == REF_MISSING && incomplete(ctx)) {
+        why_free(&w);
+        return push_incomplete(r, p, rule, req, role, ctx, e);
     }
     if (o == UNDECIDED)
         v = SP_VERDICT_INVALID;
@@ -291,6 +319,22 @@ static int gate(struct sp_report *r, const struct sp_policy *p, const struct sp_
 {
     const struct sp_requirement *which = NULL;
     struct why w = { 0 };
+    for (size_t i = 0; incomplete(ctx) && i < n; i++) {
+        /* a condition on an absent fact (or on an absent referenced one)
+         * cannot be decided when facts were dropped */
+        const char *found = factset_get(ctx->facts, when[i].key);
+        int o = REF_MISSING;
+        if (found != NULL) {
+            o = test_outcome(&when[i].test, when[i].key, found, ctx, &w);
+            why_free(&w);
+            if (o < 0)
+                return sp_fail(e, SP_EXIT_INPUT, "check: out of memory");
+        }
+        if (o == REF_MISSING) {
+            *applies = -1;
+            return push_incomplete(r, p, rule, &when[i], SP_ROLE_WHEN, ctx, e);
+        }
+    }
     int o = conditions(when, n, ctx, &which, &w);
     if (o < 0)
         return sp_fail(e, SP_EXIT_INPUT, "check: out of memory");

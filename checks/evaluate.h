@@ -9,6 +9,13 @@
  *   invalid         the fact's value is not a version in the key's scheme,
  *                   so the test cannot be decided (never compared as text)
  *   not applicable  the policy's or the rule's `when` does not hold
+ *   incomplete      the fact (or a fact the test refers to) is absent and
+ *                   the manifest says its fact set was cut at the cap
+ *                   (SP_FACTS_DROPPED_KEY, facts.h): absence decides
+ *                   nothing then.  For a `when` condition, one incomplete
+ *                   result replaces the rule's results.  An incomplete
+ *                   result fails the check at any severity: a policy never
+ *                   passes because a fact was dropped.
  * A `when` that cannot be decided (an invalid version) gives one invalid
  * result for that condition instead of the rule's results.
  * A result fails the check when its verdict is violated, missing or
@@ -34,7 +41,7 @@
 
 enum sp_verdict {
     SP_VERDICT_OK, SP_VERDICT_VIOLATED, SP_VERDICT_MISSING, SP_VERDICT_INVALID,
-    SP_VERDICT_NOT_APPLICABLE,
+    SP_VERDICT_NOT_APPLICABLE, SP_VERDICT_INCOMPLETE,
     SP_VERDICTS                        /* how many */
 };
 
@@ -90,7 +97,8 @@ int sp_evaluate(const struct sp_policy_set *ps, const struct sp_eval_ctx *ctx,
 int sp_eval_facts(const struct sp_policy_set *ps, const struct factset *in, struct factset *out,
                   struct sp_error *e);
 
-/* sp_verdict_name: "ok", "violated", "missing", "invalid", "not applicable". */
+/* sp_verdict_name: "ok", "violated", "missing", "invalid", "not applicable",
+ * "incomplete". */
 const char *sp_verdict_name(enum sp_verdict v);
 
 /* sp_severity_name: "error" or "warning". */

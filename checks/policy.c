@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/strbuf.h"
 #include "manifest/fact_keys.h"
 #include "manifest/facts.h"
 #include "manifest/manifest.h"
@@ -129,22 +130,24 @@ nomem:
     return sp_fail(e, SP_EXIT_INPUT, "out of memory");
 }
 
-/* "one of a, b, c" */
+/* "one of a, b, c", built in linear time: the values come from one policy
+ * file, so the text is bounded by three times its size limit (each value
+ * adds at most its bytes and ", "). */
 static char *one_of_shown(const struct sp_test *t)
 {
-    size_t n = sizeof "one of ";
-    for (size_t i = 0; i < t->nvalues; i++)
-        n += strlen(t->values[i]) + 2;
-    char *s = malloc(n);
-    if (s == NULL)
-        return NULL;
-    strcpy(s, "one of ");
+    struct sp_strbuf sb;
+    sp_strbuf_init(&sb, 3 * (size_t)SP_POLICY_MAX_BYTES + sizeof "one of ");
+    sp_strbuf_add(&sb, "one of ");
     for (size_t i = 0; i < t->nvalues; i++) {
         if (i)
-            strcat(s, ", ");
-        strcat(s, t->values[i]);
+            sp_strbuf_add(&sb, ", ");
+        sp_strbuf_add(&sb, t->values[i]);
     }
-    return s;
+    if (sp_strbuf_over(&sb)) {
+        sp_strbuf_free(&sb);
+        return NULL;
+    }
+    return sp_strbuf_take(&sb);
 }
 
 static const char *const test_keys[] = {
@@ -163,11 +166,14 @@ static int known_keys(const struct sp_node *n, const char *const *known, size_t 
             k++;
         if (k < nknown)
             continue;
-        char list[256] = "";
+        struct sp_strbuf list;
+        sp_strbuf_init(&list, 1024);     /* the known keys: a short fixed set */
         for (k = 0; k < nknown; k++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", known[k]);
-        return at(e, file, n->key_lines[i], n->key_columns[i], "unknown key '%s' in %s (expected %s)",
-                  n->keys[i], where, list);
+            sp_strbuf_item(&list, ", ", known[k]);
+        at(e, file, n->key_lines[i], n->key_columns[i], "unknown key '%s' in %s (expected %s)",
+           n->keys[i], where, sp_strbuf_str(&list));
+        sp_strbuf_free(&list);
+        return -1;
     }
     return 0;
 }

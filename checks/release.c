@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strbuf.h"
+
 struct component {
     const char *key;        /* the fact key: "pip.neuronx-cc" */
     const char *name;       /* the package name to look up */
@@ -36,25 +38,33 @@ static void locate(const struct catalog *cat, struct component *c)
     }
 }
 
-/* A growing comma-separated list in a fixed buffer (values are bounded by
- * SP_FACT_VALUE_MAX anyway). */
+/* A comma-separated list, built in linear time; it becomes one fact value,
+ * so it is bounded by SP_FACT_VALUE_MAX (an element that would cross the
+ * bound is left out whole, and the list is then marked over). */
 struct list {
-    char buf[SP_FACT_VALUE_MAX + 1];
-    size_t len;
+    struct sp_strbuf sb;
 };
+
+static void list_reset(struct list *l)
+{
+    sp_strbuf_free(&l->sb);
+    sp_strbuf_init(&l->sb, SP_FACT_VALUE_MAX);
+}
 
 static void list_add(struct list *l, const char *s)
 {
-    int n = snprintf(l->buf + l->len, sizeof l->buf - l->len, "%s%s", l->len ? "," : "", s);
-    if (n > 0 && (size_t)n < sizeof l->buf - l->len)
-        l->len += (size_t)n;
+    sp_strbuf_item(&l->sb, ",", s);
+}
+
+static const char *list_str(const struct list *l)
+{
+    return sp_strbuf_str(&l->sb);
 }
 
 /* Releases where IN is set, oldest first. */
 static void releases_of(const struct catalog *cat, const unsigned char *in, struct list *l)
 {
-    l->len = 0;
-    l->buf[0] = '\0';
+    list_reset(l);
     for (size_t r = cat->nreleases; r-- > 0;)
         if (in[r])
             list_add(l, cat->releases[r].release);
@@ -172,8 +182,7 @@ static void release_attrs(const struct catalog *cat, const unsigned char *sel,
         ncommon = w;
     }
     qsort(common, ncommon, sizeof *common, python ? cmp_dotted : cmp_str);
-    out->len = 0;
-    out->buf[0] = '\0';
+    list_reset(out);
     for (size_t i = 0; i < ncommon; i++)
         list_add(out, common[i]);
     if (!first && ncommon == 0)
@@ -252,6 +261,10 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
     size_t ncomp = 0, nr = cat->nreleases;
     unsigned char *all = NULL, *driver_in = NULL;
     struct list *l = malloc(sizeof *l), *l2 = malloc(sizeof *l2);
+    if (l)
+        sp_strbuf_init(&l->sb, SP_FACT_VALUE_MAX);
+    if (l2)
+        sp_strbuf_init(&l2->sb, SP_FACT_VALUE_MAX);
     char key[SP_FACT_KEY_MAX + 64];
     int rc = -1;
 
@@ -312,14 +325,13 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
         goto out;
 
     /* the installed aws-neuronx-* system packages, for the legacy rule */
-    l->len = 0;
-    l->buf[0] = '\0';
+    list_reset(l);
     for (size_t i = 0; i < facts->count; i++) {
         const char *k = facts->facts[i].key;
         if (strncmp(k, "deb.aws-neuronx-", 16) == 0 || strncmp(k, "rpm.aws-neuronx-", 16) == 0)
             list_add(l, k);
     }
-    if (set(facts, "neuron.sdk.x_packages", l->buf, NULL, e) != 0)
+    if (set(facts, "neuron.sdk.x_packages", list_str(l), NULL, e) != 0)
         goto out;
 
     if (ncomp == 0 && driver.version == NULL) {
@@ -334,7 +346,7 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
     if (driver.version) {
         locate(cat, &driver);
         releases_of(cat, driver_in, l);
-        if (set(facts, "neuron.sdk.driver_release", l->len ? l->buf : "unknown",
+        if (set(facts, "neuron.sdk.driver_release", l->sb.len ? list_str(l) : "unknown",
                 driver.key, e) != 0)
             goto out;
     }
@@ -343,12 +355,11 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
     memset(all, 1, nr);
     size_t used = 0;
     struct list *unc = l2;
-    unc->len = 0;
-    unc->buf[0] = '\0';
+    list_reset(unc);
     for (size_t i = 0; i < ncomp; i++) {
         releases_of(cat, comp[i].in, l);
         snprintf(key, sizeof key, "neuron.sdk.release_of.%s", comp[i].key);
-        if (set(facts, key, l->len ? l->buf : "none", comp[i].version, e) != 0)
+        if (set(facts, key, l->sb.len ? list_str(l) : "none", comp[i].version, e) != 0)
             goto out;
         if (strcmp(comp[i].name, "aws-neuronx-dkms") == 0)
             continue;
@@ -360,7 +371,7 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
         for (size_t r = 0; r < nr; r++)
             all[r] &= comp[i].in[r];
     }
-    if (set(facts, "neuron.sdk.uncatalogued", unc->buf, NULL, e) != 0)
+    if (set(facts, "neuron.sdk.uncatalogued", list_str(unc), NULL, e) != 0)
         goto out;
 
     size_t ncons = 0;
@@ -381,20 +392,19 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
             }
         }
         release = "mixed";
-        l->len = 0;
-        l->buf[0] = '\0';
+        list_reset(l);
         for (size_t i = 0; i < ncomp; i++)
             if (comp[i].count > 0 && !comp[i].in[best] &&
                 strcmp(comp[i].name, "aws-neuronx-dkms") != 0)
                 list_add(l, comp[i].key);
         if (set(facts, "neuron.sdk.nearest", cat->releases[best].release, NULL, e) != 0 ||
-            set(facts, "neuron.sdk.odd", l->buf, NULL, e) != 0)
+            set(facts, "neuron.sdk.odd", list_str(l), NULL, e) != 0)
             goto out;
         memset(all, 0, nr);
         all[best] = 1;
     } else if (ncons > 0) {
         releases_of(cat, all, l);
-        if (set(facts, "neuron.sdk.candidates", l->buf, NULL, e) != 0)
+        if (set(facts, "neuron.sdk.candidates", list_str(l), NULL, e) != 0)
             goto out;
         /* one release, or the X.Y line all candidates share */
         const char *first = NULL;
@@ -448,10 +458,10 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
         anysel |= all[r] && (used > 0);
     if (anysel) {
         release_attrs(cat, all, comp, ncomp, 1, l);
-        if (set(facts, "neuron.sdk.python", l->buf, "release catalog", e) != 0)
+        if (set(facts, "neuron.sdk.python", list_str(l), "release catalog", e) != 0)
             goto out;
         release_attrs(cat, all, comp, ncomp, 0, l);
-        if (set(facts, "neuron.sdk.instances", l->buf, "release catalog", e) != 0)
+        if (set(facts, "neuron.sdk.instances", list_str(l), "release catalog", e) != 0)
             goto out;
     }
     rc = 0;
@@ -469,6 +479,10 @@ out:
     free(comp);
     free(all);
     free(driver_in);
+    if (l)
+        sp_strbuf_free(&l->sb);
+    if (l2)
+        sp_strbuf_free(&l2->sb);
     free(l);
     free(l2);
     return rc;

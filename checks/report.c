@@ -54,38 +54,53 @@ const char *sp_result_rule(const struct sp_result *res)
     return res->rule ? res->rule->name : "when";
 }
 
-const char *sp_result_supported(const struct sp_result *res, char *buf, size_t bufsz)
+/* Append what RES supports to SB. */
+static void supported_into(const struct sp_result *res, struct sp_strbuf *sb)
 {
     static const char *const prefix[] = { "when ", "", "not " };
-    snprintf(buf, bufsz, "%s%s%s%s%s", prefix[res->role], res->requirement->test.shown,
-             res->resolved ? " (" : "", res->resolved ? res->resolved : "", res->resolved ? ")" : "");
-    return buf;
+    sp_strbuf_add(sb, prefix[res->role]);
+    sp_strbuf_add(sb, res->requirement->test.shown);
+    if (res->resolved) {
+        sp_strbuf_add(sb, " (");
+        sp_strbuf_add(sb, res->resolved);
+        sp_strbuf_add(sb, ")");
+    }
+}
+
+const char *sp_result_supported(const struct sp_result *res, struct sp_strbuf *sb)
+{
+    sp_strbuf_free(sb);
+    sp_strbuf_init(sb, SP_REPORT_TEXT_MAX);
+    supported_into(res, sb);
+    return sp_strbuf_str(sb);
 }
 
 int sp_result_bad(const struct sp_result *res)
 {
     return res->verdict == SP_VERDICT_VIOLATED || res->verdict == SP_VERDICT_MISSING ||
-           res->verdict == SP_VERDICT_INVALID;
+           res->verdict == SP_VERDICT_INVALID || res->verdict == SP_VERDICT_INCOMPLETE;
 }
 
-const char *sp_result_explain(const struct sp_result *res, char *buf, size_t bufsz)
+const char *sp_result_explain(const struct sp_result *res, struct sp_strbuf *sb)
 {
-    char supported[512];
     const char *message = res->rule ? res->rule->message : NULL;
-    sp_result_supported(res, supported, sizeof supported);
-    if (res->verdict == SP_VERDICT_INVALID)
-        snprintf(buf, bufsz, "%s", res->detail ? res->detail : "invalid");
-    else if (res->verdict == SP_VERDICT_MISSING && res->detail)
-        snprintf(buf, bufsz, "%s, supported %s", res->detail, supported);
-    else if (res->found == NULL)
-        snprintf(buf, bufsz, "missing, supported %s", supported);
-    else
-        snprintf(buf, bufsz, "found %s, supported %s", res->found, supported);
-    if (message) {
-        size_t n = strlen(buf);
-        snprintf(buf + n, bufsz - n, ": %s", message);
+    sp_strbuf_free(sb);
+    sp_strbuf_init(sb, SP_REPORT_TEXT_MAX);
+    if (res->verdict == SP_VERDICT_INVALID || res->verdict == SP_VERDICT_INCOMPLETE) {
+        sp_strbuf_add(sb, res->detail ? res->detail : sp_verdict_name(res->verdict));
+    } else {
+        if (res->verdict == SP_VERDICT_MISSING && res->detail)
+            sp_strbuf_add(sb, res->detail);
+        else if (res->found == NULL)
+            sp_strbuf_add(sb, "missing");
+        else
+            sp_strbuf_addf(sb, "found %s", res->found);
+        sp_strbuf_add(sb, ", supported ");
+        supported_into(res, sb);
     }
-    return buf;
+    if (message)
+        sp_strbuf_addf(sb, ": %s", message);
+    return sp_strbuf_str(sb);
 }
 
 static const char *plural(size_t n, const char *one, const char *many)
@@ -95,13 +110,18 @@ static const char *plural(size_t n, const char *one, const char *many)
 
 const char *sp_report_summary(const struct sp_report *r, char *buf, size_t bufsz)
 {
+    char incomplete[48] = "";
+    if (r->verdicts[SP_VERDICT_INCOMPLETE])   /* named only when it happens */
+        snprintf(incomplete, sizeof incomplete, ", %zu incomplete",
+                 r->verdicts[SP_VERDICT_INCOMPLETE]);
     snprintf(buf, bufsz,
-             "%zu %s, %zu %s: %zu ok, %zu violated, %zu missing, %zu invalid, %zu not applicable; "
+             "%zu %s, %zu %s: %zu ok, %zu violated, %zu missing, %zu invalid, %zu not applicable%s; "
              "%zu %s, %zu %s%s: check %s",
              r->policies, plural(r->policies, "policy", "policies"), r->count,
              plural(r->count, "requirement", "requirements"), r->verdicts[SP_VERDICT_OK],
              r->verdicts[SP_VERDICT_VIOLATED], r->verdicts[SP_VERDICT_MISSING],
-             r->verdicts[SP_VERDICT_INVALID], r->verdicts[SP_VERDICT_NOT_APPLICABLE], r->errors,
+             r->verdicts[SP_VERDICT_INVALID], r->verdicts[SP_VERDICT_NOT_APPLICABLE], incomplete,
+             r->errors,
              plural(r->errors, "error", "errors"), r->warnings,
              plural(r->warnings, "warning", "warnings"), r->strict ? " (strict)" : "",
              r->passed ? "passed" : "failed");

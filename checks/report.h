@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "common/strbuf.h"
 #include "evaluate.h"
 
 enum sp_format { SP_FORMAT_TEXT, SP_FORMAT_JSON, SP_FORMAT_JUNIT, SP_FORMAT_SARIF, SP_FORMAT_GITHUB };
@@ -53,17 +54,23 @@ int sp_report_github(const struct sp_report *r, const struct sp_report_meta *m, 
 const char *sp_result_rule(const struct sp_result *res);
 
 /* What the requirement supports, as shown: the test as written, "not X"
- * for a forbidden test, "when X" for a condition.  Into BUF (truncated to
- * BUFSZ); returns BUF. */
-const char *sp_result_supported(const struct sp_result *res, char *buf, size_t bufsz);
+ * for a forbidden test, "when X" for a condition, whole however long (a
+ * one_of list of any length).  Built in SB (emptied first, bounded by
+ * SP_REPORT_TEXT_MAX; the caller frees it with sp_strbuf_free); returns its
+ * text, valid until SB is used again.  "" if out of memory. */
+const char *sp_result_supported(const struct sp_result *res, struct sp_strbuf *sb);
 
 /* 1 for violated, missing and invalid. */
 int sp_result_bad(const struct sp_result *res);
 
 /* The one-line explanation of a bad result, without the key: "found X,
- * supported Y" (or "missing", or the invalid detail), then the rule's
- * message when it has one.  Into BUF; returns BUF. */
-const char *sp_result_explain(const struct sp_result *res, char *buf, size_t bufsz);
+ * supported Y" (or "missing", or the invalid or incomplete detail), then the
+ * rule's message when it has one.  Built in SB as sp_result_supported. */
+const char *sp_result_explain(const struct sp_result *res, struct sp_strbuf *sb);
+
+/* Bound on one report text (supported, explanation): more than a policy
+ * file (SP_POLICY_MAX_BYTES) can make, three bytes per byte of it. */
+#define SP_REPORT_TEXT_MAX (4 * (size_t)SP_POLICY_MAX_BYTES + 2 * SP_FACT_VALUE_MAX)
 
 /* The summary line, without a newline: "3 policies, 12 requirements: 8 ok,
  * 2 violated, 1 missing, 0 invalid, 1 not applicable; 2 errors, 1 warning:

@@ -29,7 +29,9 @@ static const char *property_special(unsigned char c)
 
 int sp_report_github(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp)
 {
-    char explain[2048], title[2 * SP_POLICY_NAME_MAX + 8];
+    char line[2048], title[2 * SP_POLICY_NAME_MAX + 8];
+    struct sp_strbuf explain;
+    sp_strbuf_init(&explain, SP_REPORT_TEXT_MAX);
     for (size_t i = 0; i < r->count; i++) {
         const struct sp_result *res = &r->results[i];
         if (!sp_result_bad(res))
@@ -46,9 +48,10 @@ int sp_report_github(const struct sp_report *r, const struct sp_report_meta *m, 
         fputs("::", fp);
         sp_put_escaped(fp, res->requirement->key, data_special);
         fprintf(fp, " %s: ", sp_verdict_name(res->verdict));
-        sp_put_escaped(fp, sp_result_explain(res, explain, sizeof explain), data_special);
+        sp_put_escaped(fp, sp_result_explain(res, &explain), data_special);
         fputc('\n', fp);
     }
-    fprintf(fp, "%s\n", sp_report_summary(r, explain, sizeof explain));
+    sp_strbuf_free(&explain);
+    fprintf(fp, "%s\n", sp_report_summary(r, line, sizeof line));
     return ferror(fp) ? -1 : 0;
 }

@@ -68,7 +68,8 @@ static json_t *neuron_sdk(const struct factset *facts)
 
 int sp_report_json(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp)
 {
-    char supported[1024];
+    struct sp_strbuf supported;
+    sp_strbuf_init(&supported, SP_REPORT_TEXT_MAX);
     json_t *results = json_array();
     json_t *summary = json_object();
     json_t *doc = json_object();
@@ -84,7 +85,7 @@ int sp_report_json(const struct sp_report *r, const struct sp_report_meta *m, FI
         json_object_set_new(o, "rule", json_string(sp_result_rule(res)));
         json_object_set_new(o, "key", json_string(res->requirement->key));
         json_object_set_new(o, "found", text_or_null(res->found));
-        json_object_set_new(o, "supported", json_string(sp_result_supported(res, supported, sizeof supported)));
+        json_object_set_new(o, "supported", json_string(sp_result_supported(res, &supported)));
         json_object_set_new(o, "verdict", json_string(sp_verdict_name(res->verdict)));
         json_object_set_new(o, "severity", json_string(sp_severity_name(res->severity)));
         json_object_set_new(o, "message", text_or_null(res->rule ? res->rule->message : NULL));
@@ -93,7 +94,8 @@ int sp_report_json(const struct sp_report *r, const struct sp_report_meta *m, FI
     }
     json_object_set_new(summary, "policies", json_integer((json_int_t)r->policies));
     json_object_set_new(summary, "requirements", json_integer((json_int_t)r->count));
-    static const char *const keys[SP_VERDICTS] = { "ok", "violated", "missing", "invalid", "not_applicable" };
+    static const char *const keys[SP_VERDICTS] = { "ok", "violated", "missing", "invalid", "not_applicable",
+                                                    "incomplete" };
     for (int v = 0; v < SP_VERDICTS; v++)
         json_object_set_new(summary, keys[v], json_integer((json_int_t)r->verdicts[v]));
     json_object_set_new(summary, "errors", json_integer((json_int_t)r->errors));
@@ -115,6 +117,7 @@ int sp_report_json(const struct sp_report *r, const struct sp_report_meta *m, FI
         goto out;
     rc = json_dumpf(doc, fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', fp) != EOF ? 0 : -1;
 out:
+    sp_strbuf_free(&supported);
     json_decref(results);
     json_decref(summary);
     json_decref(doc);

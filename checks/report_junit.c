@@ -42,7 +42,9 @@ static struct counts count(const struct sp_result *res, size_t n)
 
 static void testcase(FILE *fp, const struct sp_result *res)
 {
-    char explain[2048];
+    struct sp_strbuf sb;
+    const char *explain = NULL;
+    sp_strbuf_init(&sb, SP_REPORT_TEXT_MAX);
     fputs("    <testcase classname=\"", fp);
     xml(fp, res->policy->name);
     fputs("\" name=\"", fp);
@@ -58,7 +60,7 @@ static void testcase(FILE *fp, const struct sp_result *res)
     if (res->verdict == SP_VERDICT_NOT_APPLICABLE) {
         fputs("      <skipped message=\"not applicable\"/>\n", fp);
     } else {
-        sp_result_explain(res, explain, sizeof explain);
+        explain = sp_result_explain(res, &sb);
         if (res->fails) {
             fprintf(fp, "      <failure type=\"%s\" message=\"", sp_verdict_name(res->verdict));
             xml(fp, explain);
@@ -74,6 +76,7 @@ static void testcase(FILE *fp, const struct sp_result *res)
             xml(fp, explain);
             fputs("</system-out>\n", fp);
         }
+        sp_strbuf_free(&sb);
     }
     fputs("    </testcase>\n", fp);
 }

@@ -60,7 +60,10 @@ static json_t *descriptor(const struct sp_result *res, const char *id)
 int sp_report_sarif(const struct sp_report *r, const struct sp_report_meta *m, FILE *fp)
 {
     char id[2 * SP_POLICY_NAME_MAX + 8], fingerprint[sizeof id + SP_FACT_KEY_MAX + 2];
-    char explain[2048], supported[1024], *message = NULL;
+    char *message = NULL;
+    struct sp_strbuf explain, supported;
+    sp_strbuf_init(&explain, SP_REPORT_TEXT_MAX);
+    sp_strbuf_init(&supported, SP_REPORT_TEXT_MAX);
     json_t *rules = json_array(), *results = json_array(), *doc = NULL;
     size_t *index = calloc(r->count + 1, sizeof *index), nrules = 0;
     char *uri = strcmp(m->manifest, "-") == 0 ? NULL : path_uri(m->manifest);
@@ -69,11 +72,10 @@ int sp_report_sarif(const struct sp_report *r, const struct sp_report_meta *m, F
         goto out;
     for (size_t i = 0; i < r->count; i++) {   /* descriptors: first result of each rule */
         const struct sp_result *res = &r->results[i];
-        size_t k = 0;
-        while (k < i && !(r->results[k].policy == res->policy && r->results[k].rule == res->rule))
-            k++;
-        if (k < i) {
-            index[i] = index[k];
+        /* a rule's results are consecutive (evaluate.h: policy by policy,
+         * rule by rule), so comparing with the previous one is enough */
+        if (i > 0 && r->results[i - 1].policy == res->policy && r->results[i - 1].rule == res->rule) {
+            index[i] = index[i - 1];
             continue;
         }
         rule_id(res, id, sizeof id);
@@ -87,9 +89,9 @@ int sp_report_sarif(const struct sp_report *r, const struct sp_report_meta *m, F
             continue;
         rule_id(res, id, sizeof id);
         snprintf(fingerprint, sizeof fingerprint, "%s/%s", id, res->requirement->key);
-        sp_result_explain(res, explain, sizeof explain);
+        sp_result_explain(res, &explain);
         free(message);
-        if (asprintf(&message, "%s: %s", res->requirement->key, explain) < 0) {
+        if (asprintf(&message, "%s: %s", res->requirement->key, sp_strbuf_str(&explain)) < 0) {
             message = NULL;
             goto out;
         }
@@ -102,7 +104,7 @@ int sp_report_sarif(const struct sp_report *r, const struct sp_report_meta *m, F
             "ruleIndex", (json_int_t)index[i], "level", level(res), "message", "text", message,
             "locations", loc, "partialFingerprints", "stackprint/v1", fingerprint,
             "properties", "verdict", sp_verdict_name(res->verdict), "found", res->found,
-            "supported", sp_result_supported(res, supported, sizeof supported), "key",
+            "supported", sp_result_supported(res, &supported), "key",
             res->requirement->key);
         if (o == NULL || json_array_append_new(results, o) != 0)
             goto out;
@@ -115,6 +117,8 @@ int sp_report_sarif(const struct sp_report *r, const struct sp_report_meta *m, F
         goto out;
     rc = json_dumpf(doc, fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', fp) != EOF ? 0 : -1;
 out:
+    sp_strbuf_free(&supported);
+    sp_strbuf_free(&explain);
     json_decref(doc);
     json_decref(rules);
     json_decref(results);

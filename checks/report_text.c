@@ -15,14 +15,14 @@
 
 static const char *const headers[NCOLS] = { "POLICY", "RULE", "KEY", "FOUND", "SUPPORTED", "VERDICT" };
 
-static void cells(const struct sp_result *res, const char *cell[NCOLS], char *supported,
-                  size_t supsz, char *verdict, size_t versz)
+static void cells(const struct sp_result *res, const char *cell[NCOLS],
+                  struct sp_strbuf *supported, char *verdict, size_t versz)
 {
     cell[0] = res->policy->name;
     cell[1] = sp_result_rule(res);
     cell[2] = res->requirement->key;
     cell[3] = res->found ? res->found : "-";
-    cell[4] = sp_result_supported(res, supported, supsz);
+    cell[4] = sp_result_supported(res, supported);
     snprintf(verdict, versz, "%s%s", sp_verdict_name(res->verdict),
              sp_result_bad(res) && res->severity == SP_SEVERITY_WARNING ? " (warning)" : "");
     cell[5] = verdict;
@@ -95,12 +95,15 @@ int sp_report_text(const struct sp_report *r, const struct sp_report_meta *m, FI
 {
     size_t width[NCOLS];
     const char *cell[NCOLS];
-    char supported[1024], verdict[64], line[2048];
+    char verdict[64], line[2048];
+    struct sp_strbuf supported, explain;
+    sp_strbuf_init(&supported, SP_REPORT_TEXT_MAX);
+    sp_strbuf_init(&explain, SP_REPORT_TEXT_MAX);
 
     for (int c = 0; c < NCOLS; c++)
         width[c] = strlen(headers[c]);
     for (size_t i = 0; i < r->count; i++) {
-        cells(&r->results[i], cell, supported, sizeof supported, verdict, sizeof verdict);
+        cells(&r->results[i], cell, &supported, verdict, sizeof verdict);
         for (int c = 0; c < NCOLS; c++) {
             size_t w = sp_put_escaped(NULL, cell[c], NULL);
             if (w > width[c])
@@ -126,7 +129,7 @@ int sp_report_text(const struct sp_report *r, const struct sp_report_meta *m, FI
     }
     for (size_t i = 0; i < r->count; i++) {
         const struct sp_result *res = &r->results[i];
-        cells(res, cell, supported, sizeof supported, verdict, sizeof verdict);
+        cells(res, cell, &supported, verdict, sizeof verdict);
         for (int c = 0; c < NCOLS; c++) {
             int coloured = m->colour && c == NCOLS - 1;
             if (coloured)
@@ -146,9 +149,11 @@ int sp_report_text(const struct sp_report *r, const struct sp_report_meta *m, FI
         fprintf(fp, "%s/%s: ", res->policy->name, sp_result_rule(res));
         sp_put_escaped(fp, res->requirement->key, NULL);
         fputs(": ", fp);
-        sp_put_escaped(fp, sp_result_explain(res, line, sizeof line), NULL);
+        sp_put_escaped(fp, sp_result_explain(res, &explain), NULL);
         fputc('\n', fp);
     }
+    sp_strbuf_free(&supported);
+    sp_strbuf_free(&explain);
     if (release_table(fp, m->facts) != 0)
         return -1;
     fprintf(fp, "%s\n", sp_report_summary(r, line, sizeof line));

@@ -116,6 +116,31 @@ static struct root *open_image(const char *spec, const char *platform, struct sp
     return r;
 }
 
+/* The manifest path and key a left-over envelope must fit. */
+struct fits {
+    const char *manifest;
+    EVP_PKEY *key;
+};
+
+/* 1 when the envelope file TMP verifies, under the signing key, against the
+ * manifest file as it is now (a killed run's envelope for the manifest it
+ * did rename into place). */
+static int envelope_fits(const char *tmp, void *arg)
+{
+    const struct fits *f = arg;
+    struct sp_error e = { 0 };
+    struct sp_verified v = { 0 };
+    char *man = NULL, *env = NULL;
+    size_t manlen = 0, envlen = 0;
+    int ok = sp_read_file(f->manifest, SP_MANIFEST_MAX_BYTES, "manifest", &man, &manlen, &e) == 0 &&
+             sp_read_file(tmp, SP_ENVELOPE_MAX_BYTES, "envelope", &env, &envlen, &e) == 0 &&
+             sp_verify_manifest(env, envlen, tmp, man, manlen, f->manifest, f->key, &v, &e) == 0;
+    sp_verified_free(&v);
+    free(man);
+    free(env);
+    return ok;
+}
+
 int cmd_probe(int argc, char **argv)
 {
     enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON, OPT_SIGN, OPT_PLATFORM,
@@ -317,31 +342,35 @@ int cmd_probe(int argc, char **argv)
         rc = sp_error_print(&e);
         goto out;
     }
+    char *env = NULL, *envpath = NULL;
+    size_t envlen = 0;
     if (probe_run_all(&ctx, &e) != 0 ||
         (root->kind == ROOT_IMAGE && image_root_facts(root, &m.facts) != 0) ||
         manifest_finish(&m) != 0 ||
         (cyclonedx ? sp_export_render(&m, "cyclonedx", &buf, &len, &e)
-                   : manifest_render(&m, format, &buf, &len, &e)) != 0 ||
-        sp_write_output(out, buf, len, &e) != 0) {
+                   : manifest_render(&m, format, &buf, &len, &e)) != 0) {
         if (e.msg[0] == '\0')
             sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(errno ? errno : EIO));
         rc = sp_error_print(&e);
-    } else if (key) {
-        /* Sign the exact bytes just written into FILE.intoto.json. */
+    } else if (key == NULL) {
+        if (sp_write_output(out, buf, len, &e) != 0)
+            rc = sp_error_print(&e);
+    } else {
+        /* Sign the exact bytes FILE gets into FILE.intoto.json; write the
+         * pair so that no reader takes a mixed one (sp_write_pair). */
         const char *slash = strrchr(out, '/');
-        char *env = NULL, *envpath = NULL;
-        size_t envlen = 0;
-        if (asprintf(&envpath, "%s.intoto.json", out) < 0)
+        if (asprintf(&envpath, "%s.intoto.json", out) < 0) {
             envpath = NULL;
-        if (envpath == NULL)
             sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(ENOMEM));
+        }
         if (envpath == NULL ||
             sp_sign_manifest(buf, len, slash ? slash + 1 : out, key, &env, &envlen, &e) != 0 ||
-            sp_write_output(envpath, env, envlen, &e) != 0)
+            sp_write_pair(out, buf, len, envpath, env, envlen, envelope_fits, &(struct fits){ out, key },
+                          &e) != 0)
             rc = sp_error_print(&e);
-        free(env);
-        free(envpath);
     }
+    free(env);
+    free(envpath);
 out:
     EVP_PKEY_free(key);
     free(buf);

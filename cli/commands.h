@@ -42,8 +42,25 @@ int sp_usage_error(const char *cmd, const char *fmt, ...)
  * (SP_EXIT_INPUT, "PATH: <strerror>").  An existing regular PATH is
  * replaced only by the complete new content; an existing PATH that is not
  * a regular file (a device such as /dev/null, a FIFO) is opened and written
- * in place, never replaced; a directory is an error. */
+ * in place, never replaced, and never waited on: a FIFO no process reads
+ * is an error at once ("PATH: a FIFO no process is reading; not written");
+ * a directory is an error.  Temporary files "PATH.tmp.<pid>.XXXXXX" that a
+ * killed process left are removed first. */
 int sp_write_output(const char *path, const char *buf, size_t len, struct sp_error *e);
+
+/* sp_write_pair: write PATH (LEN bytes at BUF) and PATH2 (LEN2 at BUF2), both
+ * regular files (or absent), so that a reader checking one against the other
+ * never takes a mixed pair: both temporaries are written and fsynced, then
+ * PATH is renamed into place, then PATH2 last.  A kill between the renames
+ * leaves the new PATH with the old PATH2, which does not verify against it,
+ * and the new PATH2 as a temporary; the next sp_write_pair for the same
+ * paths first finishes that: a stale PATH2 temporary for which FINISH(tmp,
+ * ARG) is true (it belongs to PATH as it is) is renamed over PATH2, any
+ * other stale temporary of either path is removed.  Returns 0, or -1 with E
+ * set (SP_EXIT_INPUT); on failure no temporary is left. */
+int sp_write_pair(const char *path, const char *buf, size_t len, const char *path2,
+                  const char *buf2, size_t len2, int (*finish)(const char *tmp2, void *arg),
+                  void *arg, struct sp_error *e);
 
 /* sp_same_file: 1 when paths A and B name the same file, so that writing
  * one would overwrite the other: both exist and have the same st_dev and

@@ -1,6 +1,7 @@
 /* cli/output.c: printing errors and writing output files atomically. */
 #include "commands.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -56,32 +57,46 @@ static int write_all(int fd, const char *buf, size_t len)
     return 0;
 }
 
-/* Write PATH's new content to PATH.tmp.XXXXXX in the same folder, fsync
- * it, and rename it over PATH; on any failure the temporary file is removed
- * and PATH is untouched. */
-static int replace_file(const char *path, const char *buf, size_t len, struct sp_error *e)
+/* Write BUF to a new temporary file "PATH.tmp.<pid>.XXXXXX" in PATH's
+ * folder (the pid lets a later run find what a killed one left: see
+ * remove_stale), fsync it, and return its malloc'd name; NULL with E set,
+ * nothing left behind, on failure. */
+static char *write_temp(const char *path, const char *buf, size_t len, struct sp_error *e)
 {
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16);
-    if (tmp == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(ENOMEM));
-    snprintf(tmp, pl + 16, "%s.tmp.XXXXXX", path);
+    char *tmp = NULL;
+    if (asprintf(&tmp, "%s.tmp.%ld.XXXXXX", path, (long)getpid()) < 0) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(ENOMEM));
+        return NULL;
+    }
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int saved = errno;
         free(tmp);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+        sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+        return NULL;
     }
     mode_t um = umask(0);
     umask(um);
-    if (fchmod(fd, 0644 & ~um) != 0 || write_all(fd, buf, len) != 0 || fsync(fd) != 0) {
+    if (fchmod(fd, 0644 & ~um) != 0 || write_all(fd, buf, len) != 0 || fsync(fd) != 0 ||
+        close(fd) != 0) {
         int saved = errno;
         close(fd);
         unlink(tmp);
         free(tmp);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+        sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+        return NULL;
     }
-    if (close(fd) != 0 || rename(tmp, path) != 0) {
+    return tmp;
+}
+
+/* Write PATH's new content to a temporary file, then rename it over PATH;
+ * on any failure the temporary file is removed and PATH is untouched. */
+static int replace_file(const char *path, const char *buf, size_t len, struct sp_error *e)
+{
+    char *tmp = write_temp(path, buf, len, e);
+    if (tmp == NULL)
+        return -1;
+    if (rename(tmp, path) != 0) {
         int saved = errno;
         unlink(tmp);
         free(tmp);
@@ -89,6 +104,75 @@ static int replace_file(const char *path, const char *buf, size_t len, struct sp
     }
     free(tmp);
     return 0;
+}
+
+/* For each "PATH.tmp.<pid>.XXXXXX" left by a process that no longer runs
+ * (a SIGKILL between writing and renaming): KEEP(tmp, ARG) true renames it
+ * over PATH (finishing that run's work), else it is removed.  Temporaries
+ * of running processes (another stackprint writing PATH now) are left. */
+static void remove_stale(const char *path, int (*keep)(const char *tmp, void *arg), void *arg)
+{
+    char *copy = strdup(path);
+    if (copy == NULL)
+        return;
+    char *slash = strrchr(copy, '/');
+    const char *dir = slash == NULL ? "." : slash == copy ? "/" : (*slash = '\0', copy);
+    const char *base = slash ? slash + 1 : copy;
+    size_t bl = strlen(base);
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL) {
+        const char *n = de->d_name;
+        if (strncmp(n, base, bl) != 0 || strncmp(n + bl, ".tmp.", 5) != 0)
+            continue;
+        char *end = NULL;
+        errno = 0;
+        long pid = strtol(n + bl + 5, &end, 10);
+        if (errno || end == n + bl + 5 || pid <= 0 || *end != '.' || strlen(end + 1) != 6)
+            continue;
+        if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char *tmp = NULL;
+        if (asprintf(&tmp, "%s/%s", dir, n) < 0)
+            break;
+        if (!(keep && keep(tmp, arg) && rename(tmp, path) == 0))
+            unlink(tmp);
+        free(tmp);
+    }
+    if (d)
+        closedir(d);
+    free(copy);
+}
+
+/* Block the signals that end the process (SIGKILL cannot be), so that an
+ * interrupted write never leaves a temporary file; OLD gets the mask. */
+static void block_signals(sigset_t *old)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &block, old);
+}
+
+/* Open the existing non-regular PATH (a device, a FIFO) for writing in
+ * place, without waiting: a FIFO that no process reads is refused (ENXIO)
+ * rather than waited on forever; then writes block as usual. */
+static int open_in_place(const char *path, struct sp_error *e)
+{
+    int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, errno == ENXIO
+                       ? "a FIFO no process is reading; not written" : strerror(errno));
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int saved = errno;
+        close(fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
+    }
+    return fd;
 }
 
 int sp_write_output(const char *path, const char *buf, size_t len, struct sp_error *e)
@@ -105,9 +189,9 @@ int sp_write_output(const char *path, const char *buf, size_t len, struct sp_err
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode))
             return sp_fail(e, SP_EXIT_INPUT, "%s: is a directory", path);
-        int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        int fd = open_in_place(path, e);
         if (fd < 0)
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+            return -1;
         if (write_all(fd, buf, len) != 0) {
             int saved = errno;
             close(fd);
@@ -117,16 +201,48 @@ int sp_write_output(const char *path, const char *buf, size_t len, struct sp_err
             return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
         return 0;
     }
-    /* Signals that end the process wait until the temporary file is
-     * renamed or removed, so an interrupted write never leaves one behind. */
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigaddset(&block, SIGQUIT);
-    sigprocmask(SIG_BLOCK, &block, &old);
+    sigset_t old;
+    block_signals(&old);
+    remove_stale(path, NULL, NULL);
     int rc = replace_file(path, buf, len, e);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+int sp_write_pair(const char *path, const char *buf, size_t len, const char *path2,
+                  const char *buf2, size_t len2, int (*finish)(const char *tmp2, void *arg),
+                  void *arg, struct sp_error *e)
+{
+    struct stat st;
+    for (int i = 0; i < 2; i++) {
+        const char *p = i ? path2 : path;
+        if (stat(p, &st) == 0 && !S_ISREG(st.st_mode))
+            return sp_fail(e, SP_EXIT_INPUT, "%s: not a regular file", p);
+    }
+    sigset_t old;
+    block_signals(&old);
+    /* what a killed run left: its second file is renamed into place when it
+     * belongs to the first file as it is now (FINISH), else removed */
+    remove_stale(path, NULL, NULL);
+    remove_stale(path2, finish, arg);
+    int rc = -1;
+    char *t1 = write_temp(path, buf, len, e), *t2 = t1 ? write_temp(path2, buf2, len2, e) : NULL;
+    if (t1 && t2) {
+        if (rename(t1, path) != 0)
+            sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
+        else if (rename(t2, path2) != 0)
+            sp_fail(e, SP_EXIT_INPUT, "%s: %s", path2, strerror(errno));
+        else
+            rc = 0;
+    }
+    if (rc != 0) {
+        if (t1)
+            unlink(t1);
+        if (t2)
+            unlink(t2);
+    }
+    free(t1);
+    free(t2);
     sigprocmask(SIG_SETMASK, &old, NULL);
     return rc;
 }

@@ -59,10 +59,21 @@ const char *probe_getenv(const struct probe_ctx *ctx, const char *name);
  * lowercase as stackprint-manifest(5) shows. */
 void probe_warn_errno(struct probe_ctx *ctx, const char *what, const char *path, int err);
 
-/* probe_set: factset_set that turns a refused value (too long, empty) into a
- * warning naming KEY and EVIDENCE; returns -1 only on ENOMEM. */
+/* probe_set: factset_set that turns a refused value (too long, empty, a key
+ * outside the fact-key alphabet) into a warning naming KEY and EVIDENCE.
+ * Bounds (facts.h): a new bulk key (deb.*, rpm.*, python.env.*) once the set
+ * holds SP_FACTS_BULK_MAX facts, and any new key at SP_FACTS_MAX - 1, is not
+ * recorded; it is counted in the fact SP_FACTS_DROPPED_KEY (a warning for
+ * the first ones).  Returns -1 only on ENOMEM. */
 int probe_set(struct probe_ctx *ctx, const char *key, const char *value,
               const char *evidence);
+
+/* probe_dropped: count N facts not recorded at a bound (KEY names them,
+ * BOUND the bound, for the warning) in the fact SP_FACTS_DROPPED_KEY, which
+ * makes `check` refuse to decide on absent facts.  Warns for the first ones
+ * and then once per thousand.  Returns -1 only on ENOMEM. */
+int probe_dropped(struct probe_ctx *ctx, const char *key, size_t bound,
+                  unsigned long long n);
 
 /* Each probe's entry point, one per file under fingerprint/. */
 #define SP_PROBE_DECL(fn) int fn(struct probe_ctx *ctx, struct sp_error *e)

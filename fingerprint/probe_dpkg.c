@@ -47,6 +47,7 @@ struct parse {
     struct deb *debs;
     size_t ndebs, cap;
     size_t warned, unwarned;
+    unsigned long long over;            /* installed packages past DPKG_PACKAGES_MAX */
     int nomem;
     unsigned long long total;
 };
@@ -123,7 +124,9 @@ static void end_stanza(struct parse *p)
             } else if (!version_valid(p->version)) {
                 stanza_warn(p, at, "package %.64s: malformed Version; skipped", p->package);
             } else if (p->ndebs >= DPKG_PACKAGES_MAX) {
-                stanza_warn(p, at, "more than %d installed packages; the rest skipped", DPKG_PACKAGES_MAX);
+                if (p->over++ == 0)
+                    stanza_warn(p, at, "more than %d installed packages; the rest skipped "
+                                "(counted in " SP_FACTS_DROPPED_KEY ")", DPKG_PACKAGES_MAX);
             } else {
                 if (p->ndebs == p->cap) {
                     size_t ncap = p->cap ? p->cap * 2 : 256;
@@ -253,6 +256,8 @@ static void free_debs(struct parse *p)
 static int record(struct parse *p)
 {
     char key[2 * DPKG_FIELD_MAX + 8], ev[64];
+    if (p->over && probe_dropped(p->ctx, "deb.*", DPKG_PACKAGES_MAX, p->over) != 0)
+        return -1;
     if (p->ndebs == 0)
         return 0;
     qsort(p->debs, p->ndebs, sizeof *p->debs, cmp_deb);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Run order matters where a probe reads an earlier one's facts:
@@ -74,16 +75,51 @@ void probe_warn_errno(struct probe_ctx *ctx, const char *what, const char *path,
     factset_warn(ctx->facts, "%s: %s: %s", what, path, msg);
 }
 
+static int bulk_key(const char *key)
+{
+    static const char *const bulk[] = SP_FACT_BULK_PREFIXES;
+    for (size_t i = 0; i < sizeof bulk / sizeof *bulk; i++)
+        if (strncmp(key, bulk[i], strlen(bulk[i])) == 0)
+            return 1;
+    return 0;
+}
+
+int probe_dropped(struct probe_ctx *ctx, const char *key, size_t bound,
+                  unsigned long long n)
+{
+    const char *was = factset_get(ctx->facts, SP_FACTS_DROPPED_KEY);
+    unsigned long long had = was ? strtoull(was, NULL, 10) : 0;
+    if (had < 10 || had / 1000 != (had + n) / 1000)
+        factset_warn(ctx->facts, "%s: not recorded: the manifest already holds %zu facts "
+                     "(%llu dropped so far; see " SP_FACTS_DROPPED_KEY ")", key, bound, had + n);
+    return factset_setf(ctx->facts, SP_FACTS_DROPPED_KEY, "fact cap", "%llu", had + n) == 0 ||
+           errno != ENOMEM ? 0 : -1;
+}
+
 int probe_set(struct probe_ctx *ctx, const char *key, const char *value,
               const char *evidence)
 {
+    if (factset_find(ctx->facts, key) == NULL) {
+        size_t have = ctx->facts->count;
+        if (bulk_key(key) && have >= SP_FACTS_BULK_MAX)
+            return probe_dropped(ctx, key, SP_FACTS_BULK_MAX, 1);
+        if (have >= SP_FACTS_MAX - 1)
+            return probe_dropped(ctx, key, SP_FACTS_MAX - 1, 1);
+    }
     if (factset_set(ctx->facts, key, value, evidence) == 0)
         return 0;
     if (errno == ENOMEM)
         return -1;
-    if (errno == ENOSPC) {
-        factset_warn(ctx->facts, "%s: not recorded: the manifest already holds %d facts",
-                     key, SP_FACTS_MAX);
+    if (errno == ENOSPC)
+        return probe_dropped(ctx, key, SP_FACTS_MAX, 1);
+    if (errno == EILSEQ) {
+        char shown[64];
+        size_t i = 0;
+        for (; key[i] && i < sizeof shown - 1; i++)
+            shown[i] = (key[i] > 0x20 && key[i] < 0x7f) ? key[i] : '?';
+        shown[i] = '\0';
+        factset_warn(ctx->facts, "%s: %s: the key has bytes outside the fact-key alphabet "
+                     "(stackprint-manifest(5)); not recorded", shown, evidence ? evidence : "?");
         return 0;
     }
     factset_warn(ctx->facts, "%s: %s: value %s, not recorded", key,

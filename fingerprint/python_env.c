@@ -1260,17 +1260,20 @@ int py_interp_version(struct probe_ctx *ctx, const struct py_interp *pi, int fla
 /* ---------- METADATA headers ---------- */
 
 struct hdr_read {
-    char *buf;
+    char *buf;        /* the header bytes read, line ends made "\n" */
     size_t len, cap;
+    uint64_t raw;     /* bytes of the file seen */
+    int cr;           /* the last byte read was a CR (a "\n" may follow) */
     int done;         /* saw the blank line */
     int over;         /* crossed PY_METADATA_HEADER_MAX */
 };
 
 /* Offset just past the header block's last line (before the blank line) in
- * B[0..N), or -1 when no blank line yet. */
+ * B[0..N), whose line ends are all "\n", or -1 when no blank line yet.
+ * FROM: bytes before it were searched already. */
 static long header_end(const char *b, size_t n, size_t from)
 {
-    if (from == 0 && n >= 1 && (b[0] == '\n' || (b[0] == '\r' && n >= 2 && b[1] == '\n')))
+    if (n >= 1 && b[0] == '\n')
         return 0;   /* the first line is blank: no headers */
     size_t i = from ? from - 1 : 0;
     while (i + 1 < n) {
@@ -1280,28 +1283,24 @@ static long header_end(const char *b, size_t n, size_t from)
         i = (size_t)(nl - b);
         if (b[i + 1] == '\n')
             return (long)i + 1;
-        if (b[i + 1] == '\r' && i + 2 < n && b[i + 2] == '\n')
-            return (long)i + 1;
         i++;
     }
     return -1;
 }
 
+/* Collect the header block.  Line ends are read as Python reads METADATA
+ * (importlib.metadata opens it as text with universal newlines, and the
+ * email parser splits on the same): "\r\n", "\r" and "\n" each end one
+ * line, and are stored as "\n", the CR state carried across chunks. */
 static int hdr_cb(void *vctx, const char *chunk, size_t n)
 {
     struct hdr_read *h = vctx;
     size_t old = h->len;
-    size_t room = PY_METADATA_HEADER_MAX - h->len;
-    size_t take = n < room ? n : room;
-    /* find the end in the new bytes first, so only the headers are copied */
-    if (old == 0) {
-        long end = header_end(chunk, take, 0);
-        if (end >= 0)
-            take = (size_t)end;
-    }
-    if (h->len + take + 1 > h->cap) {
+    h->raw += n;
+    size_t want = old + (n < PY_METADATA_HEADER_MAX - old ? n : PY_METADATA_HEADER_MAX - old);
+    if (want + 1 > h->cap) {
         size_t ncap = h->cap ? h->cap : 8192;
-        while (ncap < h->len + take + 1)
+        while (ncap < want + 1)
             ncap *= 2;
         char *nb = realloc(h->buf, ncap);
         if (nb == NULL)
@@ -1309,13 +1308,21 @@ static int hdr_cb(void *vctx, const char *chunk, size_t n)
         h->buf = nb;
         h->cap = ncap;
     }
-    memcpy(h->buf + h->len, chunk, take);
-    h->len += take;
-    h->buf[h->len] = '\0';
-    if (old == 0 && take < n && take < room) {
-        h->done = 1;
-        return 1;
+    size_t i = 0;
+    while (i < n) {
+        char c = chunk[i];
+        if (c == '\n' && h->cr) {       /* the LF of a CRLF: already stored */
+            h->cr = 0;
+            i++;
+            continue;
+        }
+        if (h->len >= PY_METADATA_HEADER_MAX)
+            break;
+        h->cr = c == '\r';
+        h->buf[h->len++] = h->cr ? '\n' : c;
+        i++;
     }
+    h->buf[h->len] = '\0';
     long end = header_end(h->buf, h->len, old);
     if (end >= 0) {
         h->len = (size_t)end;
@@ -1323,7 +1330,7 @@ static int hdr_cb(void *vctx, const char *chunk, size_t n)
         h->done = 1;
         return 1;
     }
-    if (take < n) {
+    if (i < n) {
         h->over = 1;
         return 1;
     }
@@ -1398,9 +1405,11 @@ int py_metadata_read(struct root *r, const char *path, int want_requires,
             errno = saved;
             return -1;
         }
-        if (h.done || h.over || h.len < max)
+        if (h.done || h.over || h.raw < max)
             break;
         h.len = 0;
+        h.raw = 0;
+        h.cr = 0;
         max = (uint64_t)PY_METADATA_HEADER_MAX + 1;
     }
     if (h.buf == NULL) {
@@ -1625,6 +1634,11 @@ static int read_dist(struct probe_ctx *ctx, int flags, const char *dir, const ch
     if (fact_name_pep503(m.name, norm, sizeof norm) != 0 ||
         snprintf(key, sizeof key, "%s%s", keyprefix, norm) >= (int)sizeof key) {
         pwarn(ctx, flags, "pip: %s: Name too long for a key; not recorded", meta);
+        return 0;
+    }
+    if (!fact_key_valid(key)) {
+        pwarn(ctx, flags, "pip: %s: Name \"%s\" has bytes outside the fact-key alphabet; "
+              "not recorded", meta, m.name);
         return 0;
     }
     if (m.not_utf8)

@@ -433,7 +433,7 @@ int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,
     struct sig_entry sigs[DSSE_SIGNATURES_MAX];
     size_t nsigs = 0, plen = 0, paelen = 0;
     unsigned char *payload = NULL, *pae = NULL;
-    char keyid[SP_KEYID_HEX_LEN + 1], hex[65], sh[64];
+    char keyid[SP_KEYID_HEX_LEN + 1], hex[65], sh[64], sh2[64];
     const char *why = NULL;
     int bad = 0, r = -1;
 
@@ -523,19 +523,27 @@ int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,
         sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", env_name);
         goto out;
     }
-    size_t matching = 0, tried = 0;
+    /* DSSE multi-signature verification: a keyid is an unauthenticated hint.
+     * Every signature is tried under PUB (the only trusted key); the hint
+     * orders the tries (keyid equal to PUB's first, then empty or absent,
+     * then any other, since other signers name keys in other schemes), a
+     * signature that fails is skipped, and one that verifies is enough. */
+    size_t tried = 0, verified_at = 0;
     int verified = 0;
-    for (size_t i = 0; i < nsigs; i++)
-        matching += sigs[i].keyid && strcmp(sigs[i].keyid, keyid) == 0;
-    for (size_t i = 0; i < nsigs && !verified; i++) {
-        if (matching && !(sigs[i].keyid && strcmp(sigs[i].keyid, keyid) == 0))
-            continue;
-        tried++;
-        verified = sp_key_verify(pub, pae, paelen, sigs[i].sig, sigs[i].siglen);
+    for (int pass = 0; pass < 3 && !verified; pass++) {
+        for (size_t i = 0; i < nsigs && !verified; i++) {
+            const char *kid = sigs[i].keyid;
+            int cls = kid && strcmp(kid, keyid) == 0 ? 0 : (kid == NULL || kid[0] == '\0') ? 1 : 2;
+            if (cls != pass)
+                continue;
+            tried++;
+            verified = sp_key_verify(pub, pae, paelen, sigs[i].sig, sigs[i].siglen);
+            verified_at = i;
+        }
     }
     if (!verified) {
-        vfail(e, env_name, "signature", "no signature verifies under key %s (%zu tried%s)",
-              keyid, tried, matching ? "" : ", none with this keyid");
+        vfail(e, env_name, "signature", "no signature verifies under key %s (%zu tried)",
+              keyid, tried);
         goto out;
     }
 
@@ -548,13 +556,12 @@ int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,
         sp_fail(e, SP_EXIT_INPUT, "%s: sha256 failed", man_name);
         goto out;
     }
+    /* the manifest's own subject is the first one; a later one is the
+     * image the manifest describes and never stands for the manifest */
     const struct sp_node *subj = sp_node_get(stmt, "subject", NULL);
-    for (size_t i = 0; i < subj->count; i++) {
-        const struct sp_node *s = subj->items[i];
-        const char *sha = str_field(sp_node_get(s, "digest", NULL), "sha256", &bad);
-        if (strcmp(sha, hex) != 0)
-            continue;
-        out->subject_name = strdup(str_field(s, "name", &bad));
+    const struct sp_node *own = subj->items[0];
+    if (strcmp(str_field(sp_node_get(own, "digest", NULL), "sha256", &bad), hex) == 0) {
+        out->subject_name = strdup(str_field(own, "name", &bad));
         if (out->subject_name == NULL) {
             sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", env_name);
             goto out;
@@ -562,10 +569,22 @@ int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,
         memcpy(out->keyid, keyid, sizeof keyid);
         memcpy(out->digest, hex, sizeof hex);
         out->predicate_type = SP_PREDICATE_TYPE;
+        out->signature_index = verified_at;
         r = 0;
         goto out;
     }
-    vfail(e, env_name, "subject", "no subject has the sha256 of %s (%s)", man_name, hex);
+    for (size_t i = 1; i < subj->count; i++) {
+        const struct sp_node *s = subj->items[i];
+        if (strcmp(str_field(sp_node_get(s, "digest", NULL), "sha256", &bad), hex) == 0) {
+            vfail(e, env_name, "subject", "%s has the sha256 of subject[%zu] \"%s\", which the "
+                  "manifest describes, not of the manifest itself (subject[0] \"%s\")",
+                  man_name, i, shown(str_field(s, "name", &bad), sh),
+                  shown(str_field(own, "name", &bad), sh2));
+            goto out;
+        }
+    }
+    vfail(e, env_name, "subject", "the manifest's subject[0] \"%s\" does not have the sha256 "
+          "of %s (%s)", shown(str_field(own, "name", &bad), sh), man_name, hex);
 out:
     for (size_t i = 0; i < nsigs; i++)
         free(sigs[i].sig);

@@ -99,6 +99,7 @@ struct sp_verified {
     char digest[65];                   /* sha256 hex of the manifest's bytes */
     char *subject_name;                /* the matching subject's name (malloc'd) */
     const char *predicate_type;        /* SP_PREDICATE_TYPE */
+    size_t signature_index;            /* which of the envelope's signatures */
 };
 
 void sp_verified_free(struct sp_verified *v);
@@ -111,15 +112,23 @@ void sp_verified_free(struct sp_verified *v);
  *              with a base64 sig (at most SP_SIG_MAX_BYTES) and an optional
  *              keyid string;
  *   signature: some signature verifies over PAE(payloadType, payload) under
- *              PUB (only PUB: never a key named in the envelope); those
- *              whose keyid equals PUB's key id are tried, or all of them
- *              when none does;
+ *              PUB (only PUB: never a key named in the envelope).  As the
+ *              DSSE protocol's multi-signature verification says, a keyid is
+ *              an unauthenticated hint: every signature is tried (those whose
+ *              keyid equals PUB's key id first, then those with an empty or
+ *              absent keyid, then the rest), one that fails is skipped, and
+ *              the envelope verifies when any one does.  ECDSA signatures
+ *              with a high S (other signers do not normalise) verify;
+ *              stackprint's own are low-S (sp_key_sign);
  *   statement: the payload is a JSON object with _type SP_STATEMENT_TYPE,
  *              predicateType SP_PREDICATE_TYPE, an object predicate, and
  *              1..SP_STATEMENT_SUBJECTS_MAX subjects, each with a string
  *              name and a digest holding a 64-hex sha256;
- *   subject:   a subject's sha256 equals the sha256 of MAN.
- * Subjects are matched by digest, not by name (a renamed file verifies).
+ *   subject:   the first subject, the manifest's own (sp_statement_build
+ *              writes it first), has the sha256 of MAN.  A later subject
+ *              (the image config the manifest describes) never stands for
+ *              the manifest: MAN with its digest is refused, naming it.
+ * The subject is matched by digest, not by name (a renamed file verifies).
  * Returns 0 with *OUT filled (free with sp_verified_free), or -1 with E
  * set: SP_EXIT_VERIFY and "ENV_NAME: <check> check failed: <what>". */
 int sp_verify_manifest(const char *env, size_t envlen, const char *env_name,

@@ -143,6 +143,10 @@ int factset_set(struct factset *fs, const char *key, const char *value,
         errno = E2BIG;
         return -1;
     }
+    if (!fact_key_valid(key)) {
+        errno = EILSEQ;
+        return -1;
+    }
     char *v = sp_utf8_sanitize(value, vl);
     char *e = evidence ? sp_utf8_sanitize(evidence, el) : NULL;
     if (v == NULL || (evidence && e == NULL))
@@ -170,24 +174,15 @@ int factset_set(struct factset *fs, const char *key, const char *value,
         fs->facts = nf;
         fs->cap = ncap;
     }
-    char *k = sp_utf8_sanitize(key, kl);
+    char *k = strdup(key);      /* the alphabet is ASCII: nothing to escape */
     if (k == NULL)
         goto nomem;
-    if (strcmp(k, key) != 0) {
-        /* a key with invalid UTF-8 sorts by its escaped form */
-        if (search(fs, k, &at) != NULL) {
-            free(k);
-            errno = EINVAL;
-            goto fail;
-        }
-    }
     memmove(&fs->facts[at + 1], &fs->facts[at], (fs->count - at) * sizeof *fs->facts);
     fs->facts[at] = (struct fact){ k, v, e };
     fs->count++;
     return 0;
 nomem:
     errno = ENOMEM;
-fail:
     free(v);
     free(e);
     return -1;
@@ -254,6 +249,25 @@ int fact_is_volatile(const char *key)
     return 0;
 }
 
+int fact_key_valid(const char *key)
+{
+    size_t n = strlen(key);
+    if (n == 0 || n > SP_FACT_KEY_MAX || !(key[0] >= 'a' && key[0] <= 'z'))
+        return 0;
+    return strspn(key, SP_FACT_KEY_ALPHABET) == n;
+}
+
+/* One netstring "<decimal length>:<bytes>," into CTX. */
+static int netstring(EVP_MD_CTX *ctx, const char *s)
+{
+    char len[24];
+    size_t n = strlen(s);
+    int w = snprintf(len, sizeof len, "%zu:", n);
+    return EVP_DigestUpdate(ctx, len, (size_t)w) == 1 &&
+           EVP_DigestUpdate(ctx, s, n) == 1 &&
+           EVP_DigestUpdate(ctx, ",", 1) == 1;
+}
+
 int factset_stack_id(const struct factset *fs, char out[72])
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -264,10 +278,7 @@ int factset_stack_id(const struct factset *fs, char out[72])
         const struct fact *f = &fs->facts[i];
         if (fact_is_volatile(f->key))
             continue;
-        ok = EVP_DigestUpdate(ctx, f->key, strlen(f->key)) == 1 &&
-             EVP_DigestUpdate(ctx, "=", 1) == 1 &&
-             EVP_DigestUpdate(ctx, f->value, strlen(f->value)) == 1 &&
-             EVP_DigestUpdate(ctx, "\n", 1) == 1;
+        ok = netstring(ctx, f->key) && netstring(ctx, f->value);
     }
     ok = ok && EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32;
     EVP_MD_CTX_free(ctx);

@@ -23,7 +23,21 @@
 #define SP_FACT_KEY_MAX 256        /* bytes in a key, bound for readers */
 #define SP_FACT_VALUE_MAX 4096     /* bytes in a value or evidence string */
 #define SP_FACTS_MAX 200000        /* facts in one set */
+/* Probes (probe_set) record a bulk fact (SP_FACT_BULK_PREFIXES) only while
+ * the set holds fewer than SP_FACTS_BULK_MAX facts, so at least
+ * SP_FACTS_MAX - SP_FACTS_BULK_MAX stay for the key facts (instance, Neuron,
+ * Python, pip, torch, backend), whatever order the probes run in.  A fact
+ * dropped at either bound is counted in the fact SP_FACTS_DROPPED_KEY, and
+ * `check` then fails every decision an absent fact would make
+ * (checks/evaluate.h, verdict incomplete). */
+#define SP_FACTS_BULK_MAX 160000
+#define SP_FACT_BULK_PREFIXES { "deb.", "rpm.", "python.env." }
+#define SP_FACTS_DROPPED_KEY "facts.dropped"
 #define SP_WARNINGS_MAX 10000      /* warnings kept; later ones are counted */
+/* The fact-key alphabet (stackprint-manifest(5), "Fact keys"): a key is 1 to
+ * SP_FACT_KEY_MAX bytes of these, the first a lowercase ASCII letter. */
+#define SP_FACT_KEY_ALPHABET "abcdefghijklmnopqrstuvwxyz" \
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+:-"
 
 struct fact {
     char *key;
@@ -45,7 +59,8 @@ void factset_free(struct factset *fs);
 /* factset_set: add or replace KEY.  VALUE must not be NULL (a missing fact is
  * absent, never empty: an empty VALUE is refused with errno EINVAL).  A key
  * longer than SP_FACT_KEY_MAX or a value longer than SP_FACT_VALUE_MAX is
- * refused with E2BIG; a new key past SP_FACTS_MAX facts with ENOSPC; probes
+ * refused with E2BIG; a key outside the fact-key alphabet (fact_key_valid)
+ * with EILSEQ; a new key past SP_FACTS_MAX facts with ENOSPC; probes
  * turn either into a warning. */
 int factset_set(struct factset *fs, const char *key, const char *value,
                 const char *evidence);
@@ -72,9 +87,17 @@ int factset_vwarn(struct factset *fs, const char *fmt, va_list ap);
  * container.id (stackprint-manifest(5), "VOLATILE KEYS"). */
 int fact_is_volatile(const char *key);
 
+/* fact_key_valid: 1 when KEY is 1 to SP_FACT_KEY_MAX bytes of
+ * SP_FACT_KEY_ALPHABET starting with a lowercase ASCII letter, else 0. */
+int fact_key_valid(const char *key);
+
 /* factset_stack_id: "sha256:<64 hex>" into OUT (at least 72 bytes): the
- * SHA-256 of the lines "key=value\n" of every non-volatile fact, sorted
- * bytewise by key.  Returns 0, or -1 if OpenSSL fails. */
+ * SHA-256 of, for every non-volatile fact in bytewise key order, the key
+ * and then the value each as a netstring ("<decimal byte length>:<bytes>,",
+ * D. J. Bernstein's netstrings, cr.yp.to/proto/netstrings.txt).  A sequence
+ * of netstrings parses back one way only, so distinct fact sets give
+ * distinct inputs (stackprint-manifest(5), "stack_id", schema v2).
+ * Returns 0, or -1 if OpenSSL fails. */
 int factset_stack_id(const struct factset *fs, char out[72]);
 
 /* sp_utf8_sanitize: a malloc'd copy of the LEN bytes at S in which every

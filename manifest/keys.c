@@ -6,10 +6,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <openssl/bio.h>
+#include <openssl/bn.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/obj_mac.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/store.h>
@@ -137,6 +142,23 @@ static int is_uri(const char *arg)
     return *p == ':' && p - arg >= 2;    /* "c:" is a drive, not a scheme */
 }
 
+/* The local path a "file:" URI ARG names, as OpenSSL's file store reads it
+ * (RFC 8089: "file:/p", "file:///p", "file://localhost/p"; the scheme in
+ * any case), pointing into ARG; "" for a file: URI naming another host;
+ * NULL when ARG is not a file: URI (or is an existing file's name). */
+static const char *file_uri_path(const char *arg)
+{
+    if (!is_uri(arg) || strncasecmp(arg, "file:", 5) != 0)
+        return NULL;
+    const char *p = arg + 5;
+    if (strncmp(p, "//", 2) != 0)
+        return p;
+    p += 2;
+    if (strncasecmp(p, "localhost/", 10) == 0)
+        return p + 9;
+    return p[0] == '/' ? p : "";
+}
+
 /* Load the one key of kind WANT (OSSL_STORE_INFO_PKEY or _PUBKEY) from ARG. */
 static int load_key(const char *arg, int want, EVP_PKEY **out, struct sp_error *e)
 {
@@ -150,7 +172,25 @@ static int load_key(const char *arg, int want, EVP_PKEY **out, struct sp_error *
 
     *out = NULL;
     ERR_clear_error();
-    if (is_uri(arg)) {
+    const char *local = file_uri_path(arg);
+    if (local != NULL && local[0] == '\0')
+        return sp_fail(e, SP_EXIT_INPUT, "%s: a file: URI must name a local path "
+                       "(file:/PATH, file:///PATH or file://localhost/PATH)", arg);
+    if (local != NULL) {
+        /* read as a plain path is read: regular files only, never blocking */
+        if (sp_read_file(local, SP_KEY_MAX_BYTES, "key", &buf, &len, e) != 0) {
+            char what[SP_ERROR_MSG_MAX];
+            size_t ll = strlen(local);
+            snprintf(what, sizeof what, "%s", strncmp(e->msg, local, ll) == 0 &&
+                     e->msg[ll] == ':' ? e->msg + ll + 2 : e->msg);
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", arg, what);
+        }
+        if (len > (size_t)0x7fffffff || (bio = BIO_new_mem_buf(buf, (int)len)) == NULL) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", arg);
+            goto out;
+        }
+        store = OSSL_STORE_attach(bio, "file", NULL, NULL, UI_null(), NULL, NULL, NULL, NULL);
+    } else if (is_uri(arg)) {
         store = OSSL_STORE_open(arg, UI_null(), NULL, NULL, NULL);
         if (store != NULL)
             OSSL_STORE_expect(store, want);
@@ -255,6 +295,49 @@ static const EVP_MD *key_md(const EVP_PKEY *key)
     return EVP_PKEY_is_a(key, "ED25519") ? NULL : EVP_sha256();
 }
 
+/* Rewrite the DER ECDSA signature SIG (*SIGLEN bytes, room for
+ * SP_SIG_MAX_BYTES) of a P-256 key to its low-S form: when s > n/2, s
+ * becomes n - s (the same signature, its other encoding; SEC 1 section
+ * 4.1.4 accepts both, and BIP 62 / Ethereum's EIP-2 name the low one
+ * canonical).  Returns 0, or -1 on an OpenSSL failure. */
+static int ecdsa_low_s(unsigned char *sig, size_t *siglen)
+{
+    const unsigned char *p = sig;
+    ECDSA_SIG *es = d2i_ECDSA_SIG(NULL, &p, (long)*siglen);
+    EC_GROUP *g = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+    BIGNUM *half = BN_new(), *ns = NULL, *nr = NULL;
+    int r = -1;
+    if (es == NULL || g == NULL || half == NULL)
+        goto out;
+    const BIGNUM *order = EC_GROUP_get0_order(g), *sr = NULL, *ss = NULL;
+    ECDSA_SIG_get0(es, &sr, &ss);
+    if (BN_rshift1(half, order) != 1)
+        goto out;
+    if (BN_cmp(ss, half) <= 0) {
+        r = 0;
+        goto out;
+    }
+    ns = BN_new();
+    nr = BN_dup(sr);
+    if (ns == NULL || nr == NULL || BN_sub(ns, order, ss) != 1 ||
+        ECDSA_SIG_set0(es, nr, ns) != 1)
+        goto out;
+    nr = ns = NULL;                      /* owned by ES now */
+    int n = i2d_ECDSA_SIG(es, NULL);
+    if (n <= 0 || n > SP_SIG_MAX_BYTES)
+        goto out;
+    unsigned char *w = sig;
+    *siglen = (size_t)i2d_ECDSA_SIG(es, &w);
+    r = 0;
+out:
+    BN_free(half);
+    BN_free(ns);
+    BN_free(nr);
+    EC_GROUP_free(g);
+    ECDSA_SIG_free(es);
+    return r;
+}
+
 int sp_key_sign(EVP_PKEY *key, const unsigned char *msg, size_t len,
                 unsigned char *sig, size_t *siglen, struct sp_error *e)
 {
@@ -265,7 +348,8 @@ int sp_key_sign(EVP_PKEY *key, const unsigned char *msg, size_t len,
                                              NULL, NULL, key, NULL) == 1 &&
         EVP_DigestSign(ctx, NULL, &need, msg, len) == 1 && need <= SP_SIG_MAX_BYTES) {
         *siglen = SP_SIG_MAX_BYTES;
-        if (EVP_DigestSign(ctx, sig, siglen, msg, len) == 1)
+        if (EVP_DigestSign(ctx, sig, siglen, msg, len) == 1 &&
+            (key_md(key) == NULL || ecdsa_low_s(sig, siglen) == 0))
             r = 0;
     }
     EVP_MD_CTX_free(ctx);

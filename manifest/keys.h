@@ -74,14 +74,15 @@ int sp_key_load_public(const char *arg, EVP_PKEY **out, struct sp_error *e);
 int sp_key_id(EVP_PKEY *key, char out[SP_KEYID_HEX_LEN + 1], struct sp_error *e);
 
 /* sp_key_sign: sign the LEN bytes at MSG with KEY: ECDSA P-256 over
- * SHA-256(MSG) giving a DER signature, or Ed25519 over MSG giving 64 raw
- * bytes.  The signature goes into SIG (at least SP_SIG_MAX_BYTES), its
+ * SHA-256(MSG) giving a DER signature in its low-S form (s <= n/2: one
+ * signature, one encoding), or Ed25519 over MSG giving 64 raw bytes.  The signature goes into SIG (at least SP_SIG_MAX_BYTES), its
  * length into *SIGLEN.  Returns 0, or -1 with E set (SP_EXIT_INPUT). */
 int sp_key_sign(EVP_PKEY *key, const unsigned char *msg, size_t len,
                 unsigned char *sig, size_t *siglen, struct sp_error *e);
 
 /* sp_key_verify: 1 when SIG (SIGLEN bytes) is a valid signature of MSG
- * under KEY, as sp_key_sign makes them (for ECDSA, strict DER only), 0
+ * under KEY, as sp_key_sign makes them (for ECDSA, strict DER only; a
+ * high-S signature from another signer is accepted too), 0
  * when it is not (including malformed signatures).  Never fails otherwise;
  * the OpenSSL error queue is cleared. */
 int sp_key_verify(EVP_PKEY *key, const unsigned char *msg, size_t len,

@@ -49,27 +49,35 @@ static struct sp_node *node_new(enum sp_node_kind kind, size_t line, size_t col)
     return n;
 }
 
-/* Append ITEM (and KEY for maps) to N; takes ownership of both. */
+/* Append ITEM (and KEY for maps) to N; takes ownership of both.  The
+ * arrays double when full, so a document of N entries costs O(N) copying
+ * (growing by one entry each time copied O(N^2) bytes where realloc cannot
+ * grow in place, as under AddressSanitizer). */
 static int node_push(struct sp_node *n, char *key, size_t kl, size_t kc,
                      struct sp_node *item)
 {
-    size_t c = n->count + 1;
-    struct sp_node **items = realloc(n->items, c * sizeof *items);
-    if (items == NULL)
-        return -1;
-    n->items = items;
-    if (n->kind == SP_NODE_MAP) {
-        char **keys = realloc(n->keys, c * sizeof *keys);
-        if (keys)
-            n->keys = keys;
-        size_t *kls = keys ? realloc(n->key_lines, c * sizeof *kls) : NULL;
-        if (kls)
-            n->key_lines = kls;
-        size_t *kcs = kls ? realloc(n->key_columns, c * sizeof *kcs) : NULL;
-        if (kcs)
-            n->key_columns = kcs;
-        if (kcs == NULL)
+    if (n->count == n->cap) {
+        size_t c = n->cap ? 2 * n->cap : 8;
+        struct sp_node **items = realloc(n->items, c * sizeof *items);
+        if (items == NULL)
             return -1;
+        n->items = items;
+        if (n->kind == SP_NODE_MAP) {
+            char **keys = realloc(n->keys, c * sizeof *keys);
+            if (keys)
+                n->keys = keys;
+            size_t *kls = keys ? realloc(n->key_lines, c * sizeof *kls) : NULL;
+            if (kls)
+                n->key_lines = kls;
+            size_t *kcs = kls ? realloc(n->key_columns, c * sizeof *kcs) : NULL;
+            if (kcs)
+                n->key_columns = kcs;
+            if (kcs == NULL)
+                return -1;
+        }
+        n->cap = c;
+    }
+    if (n->kind == SP_NODE_MAP) {
         n->keys[n->count] = key;
         n->key_lines[n->count] = kl;
         n->key_columns[n->count] = kc;

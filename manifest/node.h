@@ -36,6 +36,7 @@ struct sp_node {
     char **keys;               /* MAP: keys, in document order */
     size_t *key_lines, *key_columns;
     struct sp_node **items;    /* MAP: values; SEQ: items */
+    size_t cap;                /* room in the arrays above (grows by doubling) */
 };
 
 /* sp_node_parse: parse LEN bytes at BUF.  JSON when the first non-blank byte

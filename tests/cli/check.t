@@ -50,7 +50,7 @@ $ stackprint check --policy tests/fixtures/policies $T/none.yaml
 2>~ ^stackprint: .*/none.yaml: No such file or directory$
 
 ### a malformed manifest is exit 4, with its position
-$ printf 'schema: stackprint/manifest/v1\nbogus: 1\n' > $T/m.yaml
+$ printf 'schema: stackprint/manifest/v2\nbogus: 1\n' > $T/m.yaml
 $ stackprint check --policy tests/fixtures/policies $T/m.yaml
 ? 4
 2>~ ^stackprint: .*/m.yaml:2:1: unknown key 'bogus'$

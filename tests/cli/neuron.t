@@ -6,8 +6,8 @@
 # source names, and the public reports each fixture names; each fixture's header
 # says why.
 
-### every fixture's stack_id is the sha256 of its key=value lines sorted by key (sha256sum as the oracle)
-$ for f in tests/fixtures/manifests/neuron-*.yaml; do want=$(sed -n 's/^stack_id: "sha256:\(.*\)"$/\1/p' $f); got=$(sed -n '/^facts:/,$p' $f | tail -n +2 | sed 's/^  \([^:]*\): "\(.*\)"$/\1=\2/' | grep -v '^host.instance_id=' | LC_ALL=C sort -t= -k1,1 | sha256sum | cut -c1-64); [ "$want" = "$got" ] || echo "bad $f"; done; echo checked
+### every fixture's stack_id is the sha256 of its keys and values as netstrings sorted by key (sha256sum as the oracle)
+$ for f in tests/fixtures/manifests/neuron-*.yaml; do want=$(sed -n 's/^stack_id: "sha256:\(.*\)"$/\1/p' $f); got=$(sed -n '/^facts:/,$p' $f | tail -n +2 | sed 's/^  \([^:]*\): "\(.*\)"$/\1=\2/' | grep -v '^host.instance_id=' | LC_ALL=C sort -t= -k1,1 | while IFS= read -r l; do k=${l%%=*}; v=${l#*=}; printf '%d:%s,%d:%s,' ${#k} "$k" ${#v} "$v"; done | sha256sum | cut -c1-64); [ "$want" = "$got" ] || echo "bad $f"; done; echo checked
 > checked
 
 ### policies/ loads the eleven shipped policies and the catalog, not the test policies
@@ -132,7 +132,7 @@ $ stackprint check --policy policies/ --policy policies/neuron/catalog.yaml test
 2> stackprint: policies/neuron/catalog.yaml:2:1: a second release catalog (one is loaded from policies/neuron/catalog.yaml)
 
 ### legacy packages alone (no aws-neuronx package) are not "next to x packages"
-$ printf 'schema: stackprint/manifest/v1\ntool: t\ncreated: "2026-11-29T10:00:00Z"\nsubject: s\nstack_id: "sha256:0000000000000000000000000000000000000000000000000000000000000000"\nfacts:\n  deb.aws-neuron-tools: "2.1.4.0"\n  neuron.driver.version: "2.3.26.0"\n' > $T/legacy-only.yaml
+$ printf 'schema: stackprint/manifest/v2\ntool: t\ncreated: "2026-11-29T10:00:00Z"\nsubject: s\nstack_id: "sha256:0000000000000000000000000000000000000000000000000000000000000000"\nfacts:\n  deb.aws-neuron-tools: "2.1.4.0"\n  neuron.driver.version: "2.3.26.0"\n' > $T/legacy-only.yaml
 $ tests/restamp $T/legacy-only.yaml
 $ stackprint check --policy policies/ $T/legacy-only.yaml
 >~ ^neuron-legacy-packages +no-legacy-deb +deb.aws-neuron-tools +2.1.4.0 +not present +not applicable$

@@ -10,7 +10,7 @@ $ stackprint probe --root tests/fixtures/roots/container-bare -o /dev/null && te
 $ mkfifo "$T/pipe"
 $ (head -n 1 "$T/pipe" > "$T/got") & stackprint probe --root tests/fixtures/roots/container-bare -o "$T/pipe"; wait
 $ cat "$T/got"; test -p "$T/pipe" && echo fifo
-> schema: "stackprint/manifest/v1"
+> schema: "stackprint/manifest/v2"
 > fifo
 
 ### -o a directory is an error naming it, exit 4
@@ -22,17 +22,17 @@ $ stackprint probe --root tests/fixtures/roots/container-bare -o "$T"
 $ echo old > "$T/m.yaml"
 $ stackprint probe --root tests/fixtures/roots/container-bare -o "$T/m.yaml"
 $ head -n 1 "$T/m.yaml"; ls "$T" | wc -l
-> schema: "stackprint/manifest/v1"
+> schema: "stackprint/manifest/v2"
 > 1
 
 ### SIGTERM while -o is being written: the file is completed (or untouched), no temporary file is left
 # (strace holds fsync for 1.5 s; the signal arrives in the middle; leak checks
 # off because LeakSanitizer cannot run under ptrace)
 $ ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e inject=fsync:delay_enter=1500000 stackprint probe --root tests/fixtures/roots/container-bare -o "$T/m.yaml" &
-$ sleep 0.8; pkill -TERM -x stackprint; wait
+$ sleep 0.8; pkill -TERM -P $! -x stackprint; wait
 $ ls "$T" | grep -c 'tmp' ; head -n 1 "$T/m.yaml"
 > 0
-> schema: "stackprint/manifest/v1"
+> schema: "stackprint/manifest/v2"
 
 ### check: a YAML report inside a policy folder is refused (the next check would load it), exit 2
 $ mkdir -p "$T/pol/sub" && cp policies/neuron/one-release.yaml "$T/pol/"

@@ -83,12 +83,12 @@ $ stackprint probe --root tests/fixtures/roots/inf2 -o $T/out/m.yaml
 $ ls -A $T/out
 $ head -n 1 $T/out/m.yaml
 > m.yaml
-> schema: "stackprint/manifest/v1"
+> schema: "stackprint/manifest/v2"
 
 ### -o - is standard output
 $ stackprint probe --root tests/fixtures/roots/inf2 --format json -o - | head -n 2
 > {
->   "schema": "stackprint/manifest/v1",
+>   "schema": "stackprint/manifest/v2",
 
 ### two runs give byte-identical manifests (same created time)
 $ export SOURCE_DATE_EPOCH=1764403200

@@ -8,12 +8,12 @@
 
 ### verify the golden envelope: one line naming key, subject, predicate type
 $ stackprint verify --pub tests/fixtures/sign/ed25519.pub tests/fixtures/sign/manifest.yaml
-> verified: manifest.yaml sha256:9b069672295196e1b0332f1e2616a8747517b5238c3234697f561f19aeee4098 signed by key 8d59da8ded8b4dd25440697100eda668e6f11073188e83f2dab6cbef71dac54f, predicate https://stackprint.dev/manifest/v1
+> verified: manifest.yaml sha256:24d618a3d1aeabc164499ee6fe0febc11c0923a7a0be16292edec93783fc7683 signed by key 8d59da8ded8b4dd25440697100eda668e6f11073188e83f2dab6cbef71dac54f, predicate https://stackprint.dev/manifest/v1
 
 ### a valid envelope for another manifest fails the subject check
 $ stackprint verify --pub tests/fixtures/sign/ed25519.pub --envelope tests/fixtures/sign/manifest.yaml.intoto.json tests/fixtures/sign/image.yaml
 ? 3
-2>~ ^stackprint: tests/fixtures/sign/manifest.yaml.intoto.json: subject check failed: no subject has the sha256 of tests/fixtures/sign/image.yaml \(
+2>~ ^stackprint: tests/fixtures/sign/manifest.yaml.intoto.json: subject check failed: the manifest's subject\[0\] "manifest.yaml" does not have the sha256 of tests/fixtures/sign/image.yaml \(
 
 ### a changed manifest fails
 $ sed 's/2.9.0/2.9.1/' tests/fixtures/sign/manifest.yaml > $T/m.yaml
@@ -25,7 +25,7 @@ $ stackprint verify --pub tests/fixtures/sign/ed25519.pub --envelope tests/fixtu
 $ stackprint keygen --type ed25519 -o $T/other >/dev/null
 $ stackprint verify --pub $T/other.pub --envelope tests/fixtures/sign/manifest.yaml.intoto.json tests/fixtures/sign/manifest.yaml
 ? 3
-2>~ signature check failed: no signature verifies under key [0-9a-f]{64} \(1 tried, none with this keyid\)
+2>~ signature check failed: no signature verifies under key [0-9a-f]{64} \(1 tried\)
 
 ### an ECDSA key of the right name but the wrong type fails too
 $ stackprint keygen -o $T/ec >/dev/null
@@ -60,7 +60,7 @@ $ cd $T && stackprint verify --pub $TOP/tests/fixtures/sign/ed25519.pub --envelo
 ### URL-safe base64 without padding is accepted (DSSE allows either)
 $ /usr/bin/python3 -c 'import json,sys,base64; e=json.load(open(sys.argv[1])); d=lambda s: base64.urlsafe_b64encode(base64.b64decode(s)).decode().rstrip("="); e["payload"]=d(e["payload"]); e["signatures"][0]["sig"]=d(e["signatures"][0]["sig"]); json.dump(e, open(sys.argv[2], "w"))' tests/fixtures/sign/manifest.yaml.intoto.json $T/e.json
 $ stackprint verify --pub tests/fixtures/sign/ed25519.pub --envelope $T/e.json tests/fixtures/sign/manifest.yaml
->~ ^verified: manifest.yaml sha256:9b0696
+>~ ^verified: manifest.yaml sha256:24d618
 
 ### bad base64 in the payload: mixed alphabets
 $ sed 's#"payload": "\(.\)#"payload": "-/\1#' tests/fixtures/sign/manifest.yaml.intoto.json > $T/e.json
@@ -107,7 +107,7 @@ $ stackprint sign --key $T/rsa.key -o $T/e.json tests/fixtures/sign/manifest.yam
 2>~ unsupported key type RSA \(ecdsa-p256 or ed25519\)
 
 ### a malformed manifest is not signed
-$ printf 'schema: "stackprint/manifest/v1"\nbogus: "1"\n' > $T/m.yaml
+$ printf 'schema: "stackprint/manifest/v2"\nbogus: "1"\n' > $T/m.yaml
 $ stackprint sign --key tests/fixtures/sign/ed25519.key $T/m.yaml
 ? 4
 2>~ unknown key 'bogus'
@@ -177,7 +177,7 @@ $ stackprint keygen --help && stackprint sign -h && stackprint verify --help
 >~ ^usage: stackprint sign
 >~ ^usage: stackprint verify
 
-### a key given as a store URI (file: scheme) is opened through OSSL_STORE: same golden bytes
+### a key given as a file: URI is read as its path would be: same golden bytes
 $ stackprint sign --key file:$TOP/tests/fixtures/sign/ed25519.key -o $T/e.json tests/fixtures/sign/manifest.yaml
 $ cmp $T/e.json tests/fixtures/sign/manifest.yaml.intoto.json && echo same
 $ stackprint verify --pub file:$TOP/tests/fixtures/sign/ed25519.pub --envelope $T/e.json tests/fixtures/sign/manifest.yaml >/dev/null && echo verified

@@ -56,7 +56,7 @@ for r in rep["results"]:
     assert r["severity"] in ("error", "warning")
 s = rep["summary"]
 assert s["requirements"] == len(rep["results"])
-assert s["ok"] + s["violated"] + s["missing"] + s["invalid"] + s["not_applicable"] == len(rep["results"])
+assert s["ok"] + s["violated"] + s["missing"] + s["invalid"] + s["not_applicable"] + s["incomplete"] == len(rep["results"])
 assert s["passed"] is False
 fam = [r["found"] for r in rep["results"] if r["key"] == "host.instance_family"]
 assert fam[0] == "trn1 <&>'\"%\n::error::x,y:z\x1b", repr(fam[0])

@@ -102,7 +102,7 @@ static void stack_id(void **state)
     struct factset fs;
     char id[72], want[72];
     unsigned char md[32];
-    const char *canon = "a.b=1\npip.torch=2.9.0\n";
+    const char *canon = "3:a.b,1:1,9:pip.torch,5:2.9.0,";   /* netstrings */
     factset_init(&fs);
     factset_set(&fs, "pip.torch", "2.9.0", NULL);
     factset_set(&fs, "host.hostname", "node-7", NULL);   /* volatile */
@@ -124,6 +124,46 @@ static void stack_id(void **state)
     factset_free(&fs);
 }
 
+/* Distinct fact sets never share a stack id: the v1 input "key=value\n"
+ * made {a: "1\nb=2"} and {a: "1", b: "2"} one id; keys outside the
+ * alphabet ('=', '\n', ' ', a leading digit) are refused. */
+static void stack_id_injective(void **state)
+{
+    struct factset x, y;
+    char ix[72], iy[72];
+    factset_init(&x);
+    factset_init(&y);
+    assert_int_equal(factset_set(&x, "pip.torch", "2.3.1\npython.version=3.10.4", NULL), 0);
+    assert_int_equal(factset_set(&y, "pip.torch", "2.3.1", NULL), 0);
+    assert_int_equal(factset_set(&y, "python.version", "3.10.4", NULL), 0);
+    assert_int_equal(factset_stack_id(&x, ix), 0);
+    assert_int_equal(factset_stack_id(&y, iy), 0);
+    assert_string_not_equal(ix, iy);
+    /* a value that looks like the next netstring */
+    factset_free(&x);
+    factset_free(&y);
+    factset_init(&x);
+    factset_init(&y);
+    assert_int_equal(factset_set(&x, "a", "1,1:b,1:2", NULL), 0);
+    assert_int_equal(factset_set(&y, "a", "1", NULL), 0);
+    assert_int_equal(factset_set(&y, "b", "2", NULL), 0);
+    assert_int_equal(factset_stack_id(&x, ix), 0);
+    assert_int_equal(factset_stack_id(&y, iy), 0);
+    assert_string_not_equal(ix, iy);
+    static const char *const bad[] = { "a=b", "a\nb", "a b", "1a", ".a", "A", "a\"", "a/b", "" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        errno = 0;
+        assert_int_equal(factset_set(&x, bad[i], "v", NULL), -1);
+        assert_true(errno == EILSEQ || (bad[i][0] == '\0' && errno == EINVAL));
+        assert_false(fact_key_valid(bad[i]));
+    }
+    assert_true(fact_key_valid("deb.libstdc++6:amd64"));
+    assert_true(fact_key_valid("env.NEURON_RT_VISIBLE_CORES"));
+    assert_true(fact_key_valid("python.env.opt_x.pip.torch-neuronx"));
+    factset_free(&x);
+    factset_free(&y);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -132,6 +172,7 @@ int main(void)
         cmocka_unit_test(utf8_escape),
         cmocka_unit_test(pep503),
         cmocka_unit_test(stack_id),
+        cmocka_unit_test(stack_id_injective),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,7 +77,7 @@ static void expect_error(const char *doc, const char *msg)
 }
 
 #define ZERO64 "0000000000000000000000000000000000000000000000000000000000000000"
-#define HEAD "schema: stackprint/manifest/v1\ntool: t\ncreated: \"2026-11-29T08:00:00Z\"\n" \
+#define HEAD "schema: stackprint/manifest/v2\ntool: t\ncreated: \"2026-11-29T08:00:00Z\"\n" \
              "subject: s\nstack_id: \"sha256:" ZERO64 "\"\n"
 
 static void strict_errors(void **state)
@@ -96,7 +96,7 @@ static void strict_errors(void **state)
 }
 
 #define EMPTY_ID "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-#define JHEAD(created) "{\"schema\": \"stackprint/manifest/v1\", \"tool\": \"t\", " \
+#define JHEAD(created) "{\"schema\": \"stackprint/manifest/v2\", \"tool\": \"t\", " \
     "\"created\": " created ", \"subject\": \"s\", \"stack_id\": \"sha256:" ZERO64 "\", "
 
 /* JSON numbers, true, false and null are never read as text: jansson would
@@ -119,10 +119,10 @@ static void json_scalars_refused(void **state)
     expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {}, \"warnings\": [null]}",
                  "f.yaml: a warning must be a string");
     /* a YAML plain scalar is text as written: 2.3 stays "2.3" (the stack id
-     * is `printf 'pip.torch=2.3\n' | sha256sum`) */
-    static const char plain[] = "schema: stackprint/manifest/v1\ntool: t\n"
+     * is `printf '9:pip.torch,3:2.3,' | sha256sum`) */
+    static const char plain[] = "schema: stackprint/manifest/v2\ntool: t\n"
         "created: \"2026-11-29T08:00:00Z\"\nsubject: s\nstack_id: \"sha256:"
-        "ca4830b5678c0ef9f84bdd115cf3be6e32f0989dcc9b64a99071a8c627650135\"\n"
+        "0bc2418603643f57b7fb5dc5af0913fe4acb726588bb93e637583e657e947bd2\"\n"
         "facts:\n  pip.torch: 2.3\n";
     struct manifest m;
     struct sp_error e = { 0 };
@@ -141,7 +141,7 @@ static void accepts(const char *doc)
     manifest_free(&m);
 }
 
-#define HDR(created, id) "schema: stackprint/manifest/v1\ntool: t\ncreated: \"" created \
+#define HDR(created, id) "schema: stackprint/manifest/v2\ntool: t\ncreated: \"" created \
     "\"\nsubject: s\nstack_id: \"" id "\"\n"
 
 /* stack_id: "sha256:" + 64 lowercase hex equal to the facts' stack id (the

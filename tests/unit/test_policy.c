@@ -474,7 +474,8 @@ static void references(void **state)
     struct sp_report r;
     struct sp_policy_set ps;
     struct factset fs;
-    char buf[512];
+    struct sp_strbuf sb;
+    sp_strbuf_init(&sb, SP_REPORT_TEXT_MAX);
     /* all hold: 2.16.0 <= 2.16.1 in dotted order; 2.1.2+cu121 == 2.1.2
      * (local label ignored); torch-xla 2.1.3 is 2.1.* and not 2.1.2+cu121;
      * 3.10.12's first two components are listed; trn1 is listed */
@@ -495,9 +496,9 @@ static void references(void **state)
     assert_string_equal(r.results[1].resolved, "==2.1.2");
     assert_string_equal(r.results[2].resolved, "==2.1.*,!=2.1.2+cu121");
     assert_string_equal(r.results[3].resolved, "3.8,3.9,3.10");
-    assert_string_equal(sp_result_supported(&r.results[0], buf, sizeof buf),
+    assert_string_equal(sp_result_supported(&r.results[0], &sb),
                         "<=${neuron.sdk.runtime_release} (<=2.16.1)");
-    assert_string_equal(sp_result_supported(&r.results[3], buf, sizeof buf),
+    assert_string_equal(sp_result_supported(&r.results[3], &sb),
                         "first 2 in ${neuron.sdk.python} (3.8,3.9,3.10)");
     ref_free(&r, &ps, &fs);
 
@@ -525,7 +526,7 @@ static void references(void **state)
     ref_eval(odd, &r, &ps, &fs);
     assert_int_equal(r.results[0].verdict, SP_VERDICT_MISSING);
     assert_string_equal(r.results[0].detail, "the referenced fact neuron.sdk.runtime_release is absent");
-    assert_string_equal(sp_result_explain(&r.results[0], buf, sizeof buf),
+    assert_string_equal(sp_result_explain(&r.results[0], &sb),
                         "the referenced fact neuron.sdk.runtime_release is absent, supported <=${neuron.sdk.runtime_release}");
     assert_int_equal(r.results[1].verdict, SP_VERDICT_INVALID);
     assert_string_equal(r.results[1].detail, "${pip.torch-neuronx}: '2.1' has fewer than 3 release components");
@@ -549,6 +550,7 @@ static void references(void **state)
     assert_string_equal(r.results[1].detail,
                         "${pip.torch-neuronx}: '2.x' is not a valid PEP 440 version: unexpected text after the version");
     ref_free(&r, &ps, &fs);
+    sp_strbuf_free(&sb);
 }
 
 static void leading_components(void **state)

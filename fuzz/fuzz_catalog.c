@@ -1,0 +1,36 @@
+/* fuzz/fuzz_catalog.c: libFuzzer target for the release catalog reader
+ * (policies/neuron/catalog.yaml's format) and release inference on it: a
+ * catalog that loads infers a release for a fixed set of Neuron facts. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "checks/catalog.h"
+#include "checks/release.h"
+#include "manifest/node.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct sp_error e = { 0 };
+    struct sp_node *doc = sp_node_parse((const char *)data, size, "catalog.yaml", &e);
+    if (doc == NULL)
+        return 0;
+    struct catalog c;
+    if (catalog_from_node(doc, "catalog.yaml", &c, &e) == 0) {
+        struct factset fs;
+        factset_init(&fs);
+        factset_set(&fs, "deb.aws-neuronx-dkms", "2.24.7.0", NULL);
+        factset_set(&fs, "deb.aws-neuronx-runtime-lib", "2.28.23.0-8b2b5d5fc", NULL);
+        factset_set(&fs, "deb.aws-neuronx-collectives", "2.28.27.0-bc30ece58", NULL);
+        factset_set(&fs, "pip.neuronx-cc", "2.21.18209.0", NULL);
+        factset_set(&fs, "pip.torch-neuronx", "2.8.0.2.10.13553", NULL);
+        factset_set(&fs, "python.version", "3.11.7", NULL);
+        factset_set(&fs, "host.instance_family", "trn2", NULL);
+        release_infer(&c, &fs, &e);
+        factset_free(&fs);
+        catalog_free(&c);
+    }
+    sp_node_free(doc);
+    return 0;
+}
