@@ -48,6 +48,7 @@ TEST_LIBS  = $(eval TEST_LIBS := $(shell pkg-config --libs $(PKGS) cmocka 2>/dev
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wstrict-prototypes -Wvla
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DSP_VERSION='"$(VERSION)"' -I. $(WARNINGS) \
+             -DSP_DATADIR='"$(DATADIR)"' \
              $(if $(RPM_SONAME),-DSP_LIBRPM_SONAME='"$(RPM_SONAME)"') \
              $(PKG_CFLAGS) $(CFLAGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)

@@ -24,6 +24,11 @@ struct sp_report_meta {
                                  terminal, and NO_COLOR unset or empty) */
     const struct factset *facts;  /* the facts evaluated (sp_eval_facts), for
                                  the Neuron release table; may be NULL */
+    /* check --host: the host's manifest (path, subject, stack id), whose
+     * kernel-side facts were laid over the image's (checks/host_overlay.h);
+     * all NULL otherwise.  SUBJECT then names both ("IMAGE on HOST");
+     * STACK_ID stays the image's. */
+    const char *host_manifest, *host_subject, *host_stack_id;
 };
 
 /* sp_format_by_name: "text", "json", "junit", "sarif", "github" into *OUT;

@@ -106,6 +106,10 @@ int sp_report_json(const struct sp_report *r, const struct sp_report_meta *m, FI
     json_object_set_new(doc, "manifest", json_string(m->manifest));
     json_object_set_new(doc, "subject", text_or_null(m->subject));
     json_object_set_new(doc, "stack_id", text_or_null(m->stack_id));
+    if (m->host_manifest)
+        json_object_set_new(doc, "host", json_pack("{s:s, s:o, s:o}", "manifest", m->host_manifest,
+                                                   "subject", text_or_null(m->host_subject),
+                                                   "stack_id", text_or_null(m->host_stack_id)));
     json_object_set(doc, "results", results);
     json_object_set(doc, "summary", summary);
     json_t *sdk = neuron_sdk(m->facts);

@@ -98,6 +98,10 @@ int sp_report_junit(const struct sp_report *r, const struct sp_report_meta *m, F
                 c.failures, c.skipped);
         fputs("    <properties>\n      <property name=\"manifest\" value=\"", fp);
         xml(fp, m->manifest);
+        if (m->host_manifest) {
+            fputs("\"/>\n      <property name=\"host-manifest\" value=\"", fp);
+            xml(fp, m->host_manifest);
+        }
         fputs("\"/>\n      <property name=\"policy-file\" value=\"", fp);
         xml(fp, r->results[i].policy->file);
         fputs("\"/>\n    </properties>\n", fp);

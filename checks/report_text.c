@@ -110,6 +110,15 @@ int sp_report_text(const struct sp_report *r, const struct sp_report_meta *m, FI
                 width[c] = w > COLUMN_MAX ? COLUMN_MAX : w;
         }
     }
+    if (m->host_manifest) {        /* check --host: both sides, both stack ids */
+        fputs("subject: ", fp);
+        sp_put_escaped(fp, m->subject ? m->subject : "-", NULL);
+        fputs("\nstack ids: ", fp);
+        sp_put_escaped(fp, m->stack_id ? m->stack_id : "-", NULL);
+        fputs(" (image), ", fp);
+        sp_put_escaped(fp, m->host_stack_id ? m->host_stack_id : "-", NULL);
+        fputs(" (host)\n", fp);
+    }
     if (r->count) {
         for (int c = 0; c < NCOLS; c++) {
             fputs(headers[c], fp);

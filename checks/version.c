@@ -17,26 +17,31 @@ const struct sp_scheme *sp_scheme_by_name(const char *name)
     return NULL;
 }
 
-/* python.env.<slug>.REST: 1 and *REST when KEY has that shape.  Slugs are
- * made from paths and hold no dots (stackprint-manifest(5)). */
-static int python_env_rest(const char *key, const char **rest)
+const char *sp_python_env_rest(const char *key)
 {
     static const char pre[] = "python.env.";
     if (strncmp(key, pre, sizeof pre - 1) != 0)
-        return 0;
+        return NULL;
     const char *dot = strchr(key + sizeof pre - 1, '.');
     if (dot == NULL || dot == key + sizeof pre - 1)
-        return 0;
-    *rest = dot + 1;
-    return 1;
+        return NULL;
+    return dot + 1;
 }
 
 const struct sp_scheme *sp_scheme_for_key(const char *key)
 {
     const char *rest;
+    /* the versions the interpreter itself reports (probe --deep) are its
+     * distributions' and its own, as pip.* and python.version */
+    static const char *const runtime_pep440[] = {
+        "runtime.python.version", "runtime.torch.version", "runtime.torch_neuronx.version",
+    };
     if (strncmp(key, "pip.", 4) == 0 || strcmp(key, "python.version") == 0)
         return &sp_scheme_pep440;
-    if (python_env_rest(key, &rest) &&
+    for (size_t i = 0; i < sizeof runtime_pep440 / sizeof *runtime_pep440; i++)
+        if (strcmp(key, runtime_pep440[i]) == 0)
+            return &sp_scheme_pep440;
+    if ((rest = sp_python_env_rest(key)) != NULL &&
         (strncmp(rest, "pip.", 4) == 0 || strcmp(rest, "version") == 0))
         return &sp_scheme_pep440;
     if (strncmp(key, "deb.", 4) == 0)

@@ -75,9 +75,16 @@ extern const struct sp_scheme sp_scheme_pep440, sp_scheme_deb, sp_scheme_rpm,
 const struct sp_scheme *sp_scheme_by_name(const char *name);
 
 /* sp_scheme_for_key: the scheme a fact key implies (stackprint-policy(5), "VERSION SCHEMES"):
- * pip.*, python.env.*.pip.*, python.version, python.env.*.version: pep440;
+ * pip.*, python.env.*.pip.*, python.version, python.env.*.version,
+ * runtime.python.version, runtime.torch.version,
+ * runtime.torch_neuronx.version: pep440;
  * deb.*: deb; rpm.*: rpm; anything else: dotted.  Never NULL. */
 const struct sp_scheme *sp_scheme_for_key(const char *key);
+
+/* sp_python_env_rest: for a key python.env.SLUG.REST (a slug is made from
+ * a path and holds no dots, stackprint-manifest(5)), a pointer to REST
+ * inside KEY; NULL for any other key. */
+const char *sp_python_env_rest(const char *key);
 
 /* sp_version_parse: parse TEXT in SCHEME.  Returns the version (caller frees
  * with sp_version_free), or NULL with E set: SP_EXIT_INPUT and the message

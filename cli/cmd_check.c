@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "checks/evaluate.h"
+#include "checks/host_overlay.h"
 #include "checks/fix.h"
 #include "checks/policy.h"
 #include "checks/report.h"
@@ -25,10 +26,12 @@
 
 static const char check_usage[] =
     "usage: stackprint check --policy FILE|DIR [--policy ...] [--strict]\n"
-    "                        [--format text|json|junit|sarif|github] [-o FILE] MANIFEST\n"
+    "                        [--format text|json|junit|sarif|github] [-o FILE]\n"
+    "                        [--host HOST_MANIFEST] MANIFEST\n"
     "       stackprint check --policy DIR --fix [--target-release R] [--keep-driver]\n"
     "                        [--format text|json|markdown] [-o FILE] MANIFEST\n"
-    "MANIFEST is a YAML or JSON manifest, '-' for stdin.\n"
+    "MANIFEST is a YAML or JSON manifest, '-' for stdin; with --host, an image's,\n"
+    "checked with the host's kernel-side facts laid over it.\n"
     "options:\n"
     "  -p, --policy FILE|DIR  a policy file, or a folder of *.yaml and *.yml; repeatable;\n"
     "                         default: the installed policies, " INSTALLED_POLICIES "\n"
@@ -36,6 +39,7 @@ static const char check_usage[] =
     "  -f, --format FORMAT    text (default), json, junit, sarif or github;\n"
     "                         with --fix: text, json or markdown\n"
     "  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
+    "  -H, --host HOST_MANIFEST  check MANIFEST, an image's, on the host it describes\n"
     "      --fix              after the report, the pinned commands to a release the\n"
     "                         policies accept (needs the release catalog)\n"
     "      --target-release R with --fix: plan for release R\n"
@@ -142,6 +146,7 @@ int cmd_check(int argc, char **argv)
         { "format", required_argument, NULL, 'f' },
         { "strict", no_argument, NULL, 's' },
         { "output", required_argument, NULL, 'o' },
+        { "host", required_argument, NULL, 'H' },
         { "fix", no_argument, NULL, 'F' },
         { "target-release", required_argument, NULL, 'T' },
         { "keep-driver", no_argument, NULL, 'K' },
@@ -152,7 +157,7 @@ int cmd_check(int argc, char **argv)
     struct sp_fix_opts fix_opts = { 0 };
     const char **policies = calloc((size_t)argc + 1, sizeof *policies);
     size_t npolicies = 0;
-    const char *out = NULL;
+    const char *out = NULL, *hostpath = NULL;
     enum sp_format format = SP_FORMAT_TEXT;
     struct sp_eval_ctx ctx = { 0 };
     int c, rc;
@@ -163,7 +168,7 @@ int cmd_check(int argc, char **argv)
     }
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:f:so:hFT:K", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":p:f:so:H:hFT:K", opts, NULL)) != -1) {
         switch (c) {
         case 'p': policies[npolicies++] = optarg; break;
         case 'F': fix = 1; break;
@@ -183,6 +188,7 @@ int cmd_check(int argc, char **argv)
             break;
         case 's': ctx.flags |= SP_EVAL_STRICT; break;
         case 'o': out = optarg; break;
+        case 'H': hostpath = optarg; break;
         case 'h': free(policies); fputs(check_usage, stdout); return SP_EXIT_OK;
         case ':': free(policies); return sp_usage_error("check", "option '%s' needs a value", argv[optind - 1]);
         default: free(policies); return sp_usage_error("check", "unknown option '%s'", argv[optind - 1]);
@@ -202,6 +208,12 @@ int cmd_check(int argc, char **argv)
         free(policies);
         return sp_usage_error("check", "--fix writes text, json or markdown");
     }
+    if (fix && hostpath) {
+        /* a plan's commands are run on one machine; an image and its host are two */
+        free(policies);
+        return sp_usage_error("check", "--fix and --host cannot be combined: plan the image and "
+                              "the host each on its own manifest");
+    }
     if (npolicies == 0) {
         struct stat st;
         if (stat(INSTALLED_POLICIES, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -214,6 +226,16 @@ int cmd_check(int argc, char **argv)
         policies[npolicies++] = INSTALLED_POLICIES;
     }
     const char *path = argv[optind];
+    if (hostpath && strcmp(hostpath, "-") == 0 && strcmp(path, "-") == 0) {
+        free(policies);
+        return sp_usage_error("check", "the host's and the image's manifests cannot both be standard input");
+    }
+    if (sp_same_file(out, hostpath)) {
+        rc = sp_usage_error("check", "output '%s' is the host manifest '%s'; it would be overwritten",
+                            out, hostpath);
+        free(policies);
+        return rc;
+    }
     /* the report must not replace an input: the manifest or a policy */
     for (size_t i = 0; i <= npolicies; i++) {
         const char *in = i < npolicies ? policies[i] : path;
@@ -235,16 +257,18 @@ int cmd_check(int argc, char **argv)
     }
 
     struct sp_policy_set ps;
-    struct manifest m;
+    struct manifest m, host;
     struct sp_report report;
-    struct factset facts;
+    struct factset facts, overlaid;
     struct sp_error e = { 0 };
-    char *buf = NULL, *shown = NULL;
+    char *buf = NULL, *shown = NULL, *host_shown = NULL, *both = NULL;
     size_t len = 0;
     sp_policy_set_init(&ps);
     manifest_init(&m);
+    manifest_init(&host);
     sp_report_init(&report);
     factset_init(&facts);
+    factset_init(&overlaid);
     for (size_t i = 0; i < npolicies; i++)
         if (sp_policy_load(&ps, policies[i], &e) != 0) {
             rc = sp_error_print(&e);
@@ -267,18 +291,47 @@ int cmd_check(int argc, char **argv)
         rc = sp_error_print(&e);
         goto done;
     }
+    /* --host: the image's facts with the host's kernel-side facts over them */
+    if (hostpath && manifest_load(hostpath, &host, &e) != 0) {
+        rc = sp_error_print(&e);
+        goto done;
+    }
+    if (hostpath && host.subject && strncmp(host.subject, "image:", 6) == 0) {
+        /* an image knows no host: the two manifests were most likely swapped */
+        rc = sp_usage_error("check", "--host '%s' is an image's manifest (subject %s); "
+                            "--host names the host's, MANIFEST the image's", hostpath, host.subject);
+        goto done;
+    }
+    if (hostpath && sp_host_overlay(&m.facts, &host.facts, &overlaid, &e) != 0) {
+        rc = sp_error_print(&e);
+        goto done;
+    }
     /* the manifest's facts plus those the release catalog derives */
-    if (sp_eval_facts(&ps, &m.facts, &facts, &e) != 0) {
+    if (sp_eval_facts(&ps, hostpath ? &overlaid : &m.facts, &facts, &e) != 0) {
         rc = sp_error_print(&e);
         goto done;
     }
     ctx.facts = &facts;
     /* reports are UTF-8 (JSON, XML): a file name that is not is shown \xNN */
     shown = sp_utf8_sanitize(path, strlen(path));
+    if (hostpath) {
+        host_shown = sp_utf8_sanitize(hostpath, strlen(hostpath));
+        if (asprintf(&both, "%s on %s", m.subject ? m.subject : "-",
+                     host.subject ? host.subject : "-") < 0)
+            both = NULL;
+        if (host_shown == NULL || both == NULL) {
+            rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "check: out of memory" });
+            goto done;
+        }
+    }
     struct sp_report_meta meta = {
         .manifest = shown, .subject = m.subject, .stack_id = m.stack_id[0] ? m.stack_id : NULL,
         .colour = format == SP_FORMAT_TEXT && want_colour(out), .facts = &facts,
+        .host_manifest = host_shown, .host_subject = host.subject,
+        .host_stack_id = hostpath && host.stack_id[0] ? host.stack_id : NULL,
     };
+    if (both)
+        meta.subject = both;
     if (shown == NULL) {
         rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "check: out of memory" });
         goto done;
@@ -294,10 +347,14 @@ int cmd_check(int argc, char **argv)
 done:
     free(buf);
     free(shown);
+    free(host_shown);
+    free(both);
     free(policies);
     sp_report_free(&report);
     manifest_free(&m);
+    manifest_free(&host);
     factset_free(&facts);
+    factset_free(&overlaid);
     sp_policy_set_free(&ps);
     return rc;
 }

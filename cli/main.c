@@ -24,6 +24,7 @@ static const struct command commands[] = {
     { "verify", cmd_verify, "verify a manifest's DSSE envelope" },
     { "attach", cmd_attach, "write a manifest's stack into a JUnit report's properties" },
     { "attest", cmd_attest, "sign an in-toto test-result attestation of a JUnit report" },
+    { "diff", cmd_diff, "what changed between two manifests, in stack order" },
     { "export", cmd_export, "a manifest as a CycloneDX or SPDX bill of materials" },
     { NULL, NULL, NULL },
 };
