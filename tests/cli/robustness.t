@@ -153,10 +153,11 @@ $ man -l man/stackprint-probe.1 2>/dev/null | grep -o -- '--platform OS/ARCH\[/V
 > --platform OS/ARCH[/VARIANT]
 
 ### sign and verify --help list their short options
+# verify has two usage lines, a manifest's envelope and a report's attestation
 $ stackprint sign --help | grep -c -- '-k|--key KEY \[-o|--output ENVELOPE\]'
 $ stackprint verify --help | grep -c -- '-p|--pub PUB \[-e|--envelope FILE\]'
 > 1
-> 1
+> 2
 
 ### stackprint(1) SEE ALSO names every other page in man/
 $ for f in man/*.[15]; do p=$(basename $f); n=${p%.*}; s=${p##*.}; [ "$p" = stackprint.1 ] && continue; sed -n '/^\.SH SEE ALSO/,$p' man/stackprint.1 | grep -q "^\.BR $n ($s)" || echo "missing $p"; done; echo done
