@@ -14,6 +14,7 @@ int cmd_check(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 
 /* sp_error_print: "stackprint: <msg>" on stderr, always one line (bytes that
  * are not UTF-8 and control characters are written \xNN); returns

@@ -19,6 +19,7 @@ static const struct command commands[] = {
     { "keygen", cmd_keygen, "make a signing key pair" },
     { "sign", cmd_sign, "sign a manifest into a DSSE envelope" },
     { "verify", cmd_verify, "verify a manifest's DSSE envelope" },
+    { "fleet", cmd_fleet, "group many nodes' manifests by stack; name the odd nodes out" },
     { NULL, NULL, NULL },
 };
 
