@@ -6,6 +6,7 @@
  * chooses the exit status. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,9 +129,15 @@ static void one_dir(struct run *r, const char *dir)
         return;
     }
     while ((errno = 0, de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+        /* envelopes belong next to their manifests: not worth a note */
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+            ends_with(de->d_name, ENVELOPE_SUFFIX))
             continue;
-        if (!manifest_name(de->d_name)) {
+        struct stat st;
+        int is_dir = de->d_type == DT_DIR ||
+                     (de->d_type == DT_UNKNOWN && fstatat(dirfd(d), de->d_name, &st, 0) == 0 &&
+                      S_ISDIR(st.st_mode));
+        if (!manifest_name(de->d_name) || is_dir) {
             skipped++;
             continue;
         }
@@ -157,8 +164,8 @@ static void one_dir(struct run *r, const char *dir)
         input_error(r, dir, NULL, &e);
     } else {
         if (skipped)
-            fprintf(stderr, "stackprint: %s: %zu %s not *.json, *.yaml or *.yml left out\n", dir,
-                    skipped, skipped == 1 ? "file" : "files");
+            fprintf(stderr, "stackprint: %s: %zu %s left out (not *.json, *.yaml or *.yml, "
+                    "hidden, or folders)\n", dir, skipped, skipped == 1 ? "entry" : "entries");
         qsort(names, n, sizeof *names, by_text);
         size_t dl = strlen(dir);
         for (size_t i = 0; i < n && !r->stopped; i++) {
