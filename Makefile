@@ -112,6 +112,10 @@ install: all
 	  s=$${m##*.}; install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
 	install -d $(DESTDIR)$(DATADIR)/policies/neuron
 	install -m 0644 policies/neuron/*.yaml policies/neuron/n2-manifest.json $(DESTDIR)$(DATADIR)/policies/neuron/
+	install -d $(DESTDIR)$(DATADIR)/contrib/slurm $(DESTDIR)$(DATADIR)/contrib/kubernetes
+	install -m 0644 contrib/slurm/preamble.sh $(DESTDIR)$(DATADIR)/contrib/slurm/
+	install -m 0755 contrib/slurm/taskprolog.sh $(DESTDIR)$(DATADIR)/contrib/slurm/
+	install -m 0644 contrib/kubernetes/*.yaml $(DESTDIR)$(DATADIR)/contrib/kubernetes/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stackprint
