@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "checks/fleet.h"
 #include "checks/policy.h"
@@ -29,12 +31,42 @@ static const char fleet_usage[] =
 
 #define ENVELOPE_SUFFIX ".intoto.json"
 
+/* One file to read, in the order the report reads them; or an error found
+ * while listing a folder, reported in its place. */
+struct job {
+    char *path;
+    char *error;                    /* NULL, or the message (exit SP_EXIT_INPUT) */
+};
+
+/* What a reader made of a job. */
+struct slot {
+    int done;
+    struct manifest m;
+    struct sp_error e;
+    int failed;                     /* 0 ok; else E holds the error */
+    char *node;                     /* a failed --pub check: the node's name */
+};
+
+/* Readers (threads) read, parse and verify the files ahead of the main
+ * thread, which adds them to the fleet strictly in job order: at most
+ * WINDOW manifests are in memory at once, and the result is the same as
+ * reading one file after another. */
 struct run {
     struct sp_fleet fleet;
     EVP_PKEY *pub;                  /* --pub, or NULL */
     int keep_going;
     int stopped;                    /* an input error without --keep-going */
+    struct job *jobs;
+    size_t njobs, capjobs;
+    struct slot *slots;             /* job i in slots[i % window] */
+    size_t window;
+    size_t next, consumed;          /* jobs taken by a reader; added by main */
+    int stop;                       /* readers: take no more */
+    pthread_mutex_t mu;
+    pthread_cond_t done_cv, space_cv;
 };
+
+#define READERS_MAX 8
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -89,25 +121,133 @@ static int verify(struct run *r, const char *path, const char *man, size_t manle
     return rc;
 }
 
-static void one_file(struct run *r, const char *path)
+/* A reader's work for job I: read, parse, verify; into its slot. */
+static void read_job(struct run *r, size_t i, struct slot *sl)
 {
-    struct sp_error e = { 0 };
-    struct manifest m;
+    const struct job *j = &r->jobs[i];
     char *buf = NULL;
     size_t len = 0;
-    manifest_init(&m);
-    if (sp_read_file(path, SP_MANIFEST_MAX_BYTES, "manifest", &buf, &len, &e) != 0 ||
-        manifest_parse(buf, len, path, &m, &e) != 0) {
-        input_error(r, path, NULL, &e);
-    } else if (r->pub && verify(r, path, buf, len, &e) != 0) {
-        char *name = sp_fleet_node_name(&m, path);
-        input_error(r, path, name, &e);
-        free(name);
-    } else if (sp_fleet_add(&r->fleet, path, &m, &e) != 0) {
-        input_error(r, path, NULL, &e);
+    manifest_init(&sl->m);
+    sl->failed = 1;
+    sl->node = NULL;
+    if (j->error) {
+        sp_fail(&sl->e, SP_EXIT_INPUT, "%s", j->error);
+    } else if (sp_read_file(j->path, SP_MANIFEST_MAX_BYTES, "manifest", &buf, &len, &sl->e) != 0 ||
+               manifest_parse(buf, len, j->path, &sl->m, &sl->e) != 0) {
+        /* E says why */
+    } else if (r->pub && verify(r, j->path, buf, len, &sl->e) != 0) {
+        sl->node = sp_fleet_node_name(&sl->m, j->path);
+    } else {
+        sl->failed = 0;
     }
-    manifest_free(&m);
     free(buf);
+}
+
+static void *reader(void *arg)
+{
+    struct run *r = arg;
+    pthread_mutex_lock(&r->mu);
+    while (!r->stop && r->next < r->njobs) {
+        if (r->next >= r->consumed + r->window) {
+            pthread_cond_wait(&r->space_cv, &r->mu);
+            continue;
+        }
+        size_t i = r->next++;
+        struct slot *sl = &r->slots[i % r->window];
+        pthread_mutex_unlock(&r->mu);
+        read_job(r, i, sl);
+        pthread_mutex_lock(&r->mu);
+        sl->done = 1;
+        pthread_cond_broadcast(&r->done_cv);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+/* The main thread's part for job I: group it, or report it. */
+static void add_job(struct run *r, size_t i, struct slot *sl)
+{
+    const struct job *j = &r->jobs[i];
+    if (sl->failed)
+        input_error(r, j->path, sl->node, &sl->e);
+    else if (sp_fleet_add(&r->fleet, j->path, &sl->m, &sl->e) != 0)
+        input_error(r, j->path, NULL, &sl->e);
+    manifest_free(&sl->m);
+    free(sl->node);
+    sl->node = NULL;
+}
+
+/* Run every job with up to READERS_MAX readers (one per online CPU). */
+static int run_jobs(struct run *r)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t nreaders = cpus < 1 ? 1 : cpus > READERS_MAX ? READERS_MAX : (size_t)cpus;
+    pthread_t tid[READERS_MAX];
+    size_t started = 0;
+    r->window = 4 * nreaders;
+    r->slots = calloc(r->window, sizeof *r->slots);
+    if (r->slots == NULL)
+        return -1;
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->done_cv, NULL);
+    pthread_cond_init(&r->space_cv, NULL);
+    while (started < nreaders && pthread_create(&tid[started], NULL, reader, r) == 0)
+        started++;
+    /* no thread at all: read each here, then add it */
+    for (size_t i = 0; started == 0 && i < r->njobs && !r->stopped; i++) {
+        read_job(r, i, &r->slots[0]);
+        add_job(r, i, &r->slots[0]);
+        r->consumed = r->next = i + 1;
+    }
+    for (size_t i = 0; started > 0 && i < r->njobs && !r->stopped; i++) {
+        struct slot *sl = &r->slots[i % r->window];
+        pthread_mutex_lock(&r->mu);
+        while (!sl->done)
+            pthread_cond_wait(&r->done_cv, &r->mu);
+        pthread_mutex_unlock(&r->mu);
+        add_job(r, i, sl);
+        pthread_mutex_lock(&r->mu);
+        sl->done = 0;
+        r->consumed++;
+        pthread_cond_broadcast(&r->space_cv);
+        pthread_mutex_unlock(&r->mu);
+    }
+    pthread_mutex_lock(&r->mu);
+    r->stop = 1;
+    pthread_cond_broadcast(&r->space_cv);
+    pthread_mutex_unlock(&r->mu);
+    for (size_t k = 0; k < started; k++)
+        pthread_join(tid[k], NULL);
+    /* read ahead of a stop, never added */
+    for (size_t i = r->consumed; i < r->next; i++) {
+        manifest_free(&r->slots[i % r->window].m);
+        free(r->slots[i % r->window].node);
+    }
+    pthread_cond_destroy(&r->space_cv);
+    pthread_cond_destroy(&r->done_cv);
+    pthread_mutex_destroy(&r->mu);
+    return 0;
+}
+
+/* Queue PATH (an error message instead when ERROR is not NULL). */
+static int add_path(struct run *r, const char *path, const char *error)
+{
+    if (r->njobs == r->capjobs) {
+        size_t ncap = r->capjobs ? r->capjobs * 2 : 64;
+        struct job *nj = realloc(r->jobs, ncap * sizeof *nj);
+        if (nj == NULL)
+            return -1;
+        r->jobs = nj;
+        r->capjobs = ncap;
+    }
+    struct job j = { strdup(path), error ? strdup(error) : NULL };
+    if (j.path == NULL || (error && j.error == NULL)) {
+        free(j.path);
+        free(j.error);
+        return -1;
+    }
+    r->jobs[r->njobs++] = j;
+    return 0;
 }
 
 static int by_text(const void *a, const void *b)
@@ -115,18 +255,19 @@ static int by_text(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The manifests of folder DIR, in bytewise order of their names. */
-static void one_dir(struct run *r, const char *dir)
+/* Queue the manifests of folder DIR, in bytewise order of their names.
+ * Returns 0, or -1 when out of memory. */
+static int list_dir(struct run *r, const char *dir)
 {
     struct sp_error e = { 0 };
     DIR *d = opendir(dir);
     char **names = NULL;
     size_t n = 0, cap = 0, skipped = 0;
     struct dirent *de;
+    int rc = 0;
     if (d == NULL) {
         sp_fail(&e, SP_EXIT_INPUT, "%s: %s", dir, strerror(errno));
-        input_error(r, dir, NULL, &e);
-        return;
+        return add_path(r, dir, e.msg);
     }
     while ((errno = 0, de = readdir(d)) != NULL) {
         /* envelopes belong next to their manifests: not worth a note */
@@ -157,32 +298,32 @@ static void one_dir(struct run *r, const char *dir)
     closedir(d);
     if (saved != 0) {
         sp_fail(&e, SP_EXIT_INPUT, "%s: %s", dir, strerror(saved));
-        input_error(r, dir, NULL, &e);
+        rc = add_path(r, dir, e.msg);
     } else if (n == 0) {
         sp_fail(&e, SP_EXIT_INPUT, "%s: no manifest files (*.json, *.yaml or *.yml)%s", dir,
                 skipped ? "; the folder holds only other files" : "");
-        input_error(r, dir, NULL, &e);
+        rc = add_path(r, dir, e.msg);
     } else {
         if (skipped)
             fprintf(stderr, "stackprint: %s: %zu %s left out (not *.json, *.yaml or *.yml, "
                     "hidden, or folders)\n", dir, skipped, skipped == 1 ? "entry" : "entries");
         qsort(names, n, sizeof *names, by_text);
         size_t dl = strlen(dir);
-        for (size_t i = 0; i < n && !r->stopped; i++) {
+        for (size_t i = 0; i < n && rc == 0; i++) {
             char *path = malloc(dl + strlen(names[i]) + 2);
             if (path == NULL) {
-                sp_fail(&e, SP_EXIT_INPUT, "%s: out of memory", dir);
-                input_error(r, dir, NULL, &e);
+                rc = -1;
                 break;
             }
             sprintf(path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names[i]);
-            one_file(r, path);
+            rc = add_path(r, path, NULL);
             free(path);
         }
     }
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
+    return rc;
 }
 
 int cmd_fleet(int argc, char **argv)
@@ -271,12 +412,17 @@ int cmd_fleet(int argc, char **argv)
         rc = sp_error_print(&e);
         goto done;
     }
-    for (int i = optind; i < argc && !r.stopped; i++) {
+    for (int i = optind; i < argc; i++) {
         struct stat st;
-        if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
-            one_dir(&r, argv[i]);
-        else
-            one_file(&r, argv[i]);
+        int is_dir = stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode);
+        if ((is_dir ? list_dir(&r, argv[i]) : add_path(&r, argv[i], NULL)) != 0) {
+            rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "fleet: out of memory" });
+            goto done;
+        }
+    }
+    if (run_jobs(&r) != 0) {
+        rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "fleet: out of memory" });
+        goto done;
     }
     if (r.stopped) {
         rc = SP_EXIT_INPUT;
@@ -296,6 +442,12 @@ done:
     free(buf);
     free(policies);
     EVP_PKEY_free(r.pub);
+    for (size_t i = 0; i < r.njobs; i++) {
+        free(r.jobs[i].path);
+        free(r.jobs[i].error);
+    }
+    free(r.jobs);
+    free(r.slots);
     sp_fleet_free(&r.fleet);
     sp_policy_set_free(&ps);
     return rc;
