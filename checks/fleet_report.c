@@ -39,31 +39,38 @@ static void put(FILE *fp, const char *s)
     sp_put_escaped(fp, s, NULL);
 }
 
-static void text_failures(FILE *fp, const struct sp_fleet_stack *s, const char *indent)
+/* The requirements S's check failed, one a line after INDENT; every text
+ * through sp_put_escaped with SPECIAL (NULL for text, sp_xml_entity). */
+static void put_failures(FILE *fp, const struct sp_fleet_stack *s, const char *indent,
+                         const char *(*special)(unsigned char c))
 {
     char explain[2048];
     for (size_t i = 0; i < s->report.count; i++) {
         const struct sp_result *res = &s->report.results[i];
         if (!res->fails)
             continue;
-        fprintf(fp, "%s%s %s/", indent, sp_severity_name(res->severity), res->policy->name);
-        put(fp, sp_result_rule(res));
+        fprintf(fp, "%s%s ", indent, sp_severity_name(res->severity));
+        sp_put_escaped(fp, res->policy->name, special);
+        fputc('/', fp);
+        sp_put_escaped(fp, sp_result_rule(res), special);
         fputs(": ", fp);
-        put(fp, res->requirement->key);
+        sp_put_escaped(fp, res->requirement->key, special);
         fputs(": ", fp);
-        put(fp, sp_result_explain(res, explain, sizeof explain));
+        sp_put_escaped(fp, sp_result_explain(res, explain, sizeof explain), special);
         fputc('\n', fp);
     }
 }
 
-static void text_difference(FILE *fp, const struct sp_difference *d, const char *indent)
+/* One difference, "KEY: MAJORITY -> VALUE (CHANGE)", as put_failures. */
+static void put_difference(FILE *fp, const struct sp_difference *d, const char *indent,
+                           const char *(*special)(unsigned char c))
 {
     fputs(indent, fp);
-    put(fp, d->key);
+    sp_put_escaped(fp, d->key, special);
     fputs(": ", fp);
-    put(fp, d->old_value ? d->old_value : "(absent)");
-    fputs(" -> ", fp);
-    put(fp, d->new_value ? d->new_value : "(absent)");
+    sp_put_escaped(fp, d->old_value ? d->old_value : "(absent)", special);
+    sp_put_escaped(fp, " -> ", special);
+    sp_put_escaped(fp, d->new_value ? d->new_value : "(absent)", special);
     fprintf(fp, " (%s)\n", sp_change_name(d->change));
 }
 
@@ -85,7 +92,7 @@ static int render_text(const struct sp_fleet *f, FILE *fp)
         if (s->checked) {
             sp_report_summary(&s->report, summary, sizeof summary);
             fprintf(fp, "; %s\n", summary);
-            text_failures(fp, s, "  ");
+            put_failures(fp, s, "  ", NULL);
             failed_stacks += stack_failed(s);
             failed_nodes += stack_failed(s) ? s->count : 0;
         } else {
@@ -105,7 +112,7 @@ static int render_text(const struct sp_fleet *f, FILE *fp)
         fprintf(fp, " (stack %s): %zu %s from the majority\n", s->stack_id, s->diff.count,
                 plural(s->diff.count, "difference", "differences"));
         for (size_t k = 0; k < s->diff.count; k++)
-            text_difference(fp, &s->diff.items[k], "  ");
+            put_difference(fp, &s->diff.items[k], "  ", NULL);
     }
     for (size_t i = 0; i < f->nproblems; i++) {
         const struct sp_fleet_problem *p = &f->problems[i];
@@ -290,30 +297,10 @@ static void junit_node(const struct sp_fleet *f, const struct sp_fleet_node *n, 
     fputs("\">", fp);
     xml(fp, s->stack_id);
     fputc('\n', fp);
-    for (size_t k = 0; odd && k < s->diff.count; k++) {
-        const struct sp_difference *d = &s->diff.items[k];
-        xml(fp, d->key);
-        fputs(": ", fp);
-        xml(fp, d->old_value ? d->old_value : "(absent)");
-        fputs(" -&gt; ", fp);
-        xml(fp, d->new_value ? d->new_value : "(absent)");
-        fprintf(fp, " (%s)\n", sp_change_name(d->change));
-    }
-    if (failed) {
-        char explain[2048];
-        for (size_t i = 0; i < s->report.count; i++) {
-            const struct sp_result *res = &s->report.results[i];
-            if (!res->fails)
-                continue;
-            fprintf(fp, "%s %s/", sp_severity_name(res->severity), res->policy->name);
-            xml(fp, sp_result_rule(res));
-            fputs(": ", fp);
-            xml(fp, res->requirement->key);
-            fputs(": ", fp);
-            xml(fp, sp_result_explain(res, explain, sizeof explain));
-            fputc('\n', fp);
-        }
-    }
+    for (size_t k = 0; odd && k < s->diff.count; k++)
+        put_difference(fp, &s->diff.items[k], "", sp_xml_entity);
+    if (failed)
+        put_failures(fp, s, "", sp_xml_entity);
     fputs("</failure>\n    </testcase>\n", fp);
 }
 
