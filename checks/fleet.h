@@ -82,8 +82,9 @@ void sp_fleet_free(struct sp_fleet *f);
 
 /* sp_fleet_add: add the node whose manifest M (parsed by manifest_parse, so
  * its stack id is the one recomputed from its facts) was read from FILE.
- * M's facts move into the fleet when they start a new stack; M is left
- * empty either way, for manifest_free().  Returns 0, or -1 with E set
+ * M's facts move into the fleet when they start a new stack (M's set is
+ * then empty), else stay in M; the caller frees M with manifest_free()
+ * either way.  Returns 0, or -1 with E set
  * (SP_EXIT_INPUT): "FILE: node 'NAME' was already read from OTHER", or out
  * of memory.  The fleet is unchanged on error. */
 int sp_fleet_add(struct sp_fleet *f, const char *file, struct manifest *m, struct sp_error *e);
