@@ -40,7 +40,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DSP_VERSION='"$(VERSION)"' -I. $(WARNINGS) 
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS      = $(PKG_LIBS) -lpthread
 
-LIB_SRC  := $(sort $(wildcard manifest/*.c fingerprint/*.c checks/*.c))
+LIB_SRC  := $(sort $(wildcard manifest/*.c fingerprint/*.c checks/*.c export/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -92,6 +92,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstackprint.a tests/unit/testlib.h
 unit: $(UNIT_BIN)
 
 check: bootstrap
+	@scripts/bootstrap-npm
 	@$(MAKE) --no-print-directory all unit
 	@SANITIZE=$(SANITIZE) /usr/bin/python3 tests/run --build $(BUILD)
 

@@ -4,7 +4,7 @@
  * never read from one component: it is the set of releases consistent with
  * all of them (aws-neuron-sdk#781, #812).  The kernel driver is kept out of
  * that consensus, since hosts often run a driver from an older release than
- * their userspace (DOMAIN.md section 5); it gets its own fact.
+ * their userspace (doc/DOMAIN.md section 5); it gets its own fact.
  *
  * Components: deb.<name> and rpm.<name> (epoch and revision ignored),
  * pip.<name> (PEP 503 names; local labels ignored) of the workload

@@ -74,7 +74,7 @@ extern const struct sp_scheme sp_scheme_pep440, sp_scheme_deb, sp_scheme_rpm,
 /* sp_scheme_by_name: "pep440", "deb", "rpm" or "dotted"; NULL otherwise. */
 const struct sp_scheme *sp_scheme_by_name(const char *name);
 
-/* sp_scheme_for_key: the scheme a fact key implies (DESIGN.md "Policies"):
+/* sp_scheme_for_key: the scheme a fact key implies (stackprint-policy(5), "VERSION SCHEMES"):
  * pip.*, python.env.*.pip.*, python.version, python.env.*.version: pep440;
  * deb.*: deb; rpm.*: rpm; anything else: dotted.  Never NULL. */
 const struct sp_scheme *sp_scheme_for_key(const char *key);

@@ -21,7 +21,15 @@ static const char probe_usage[] =
     "usage: stackprint probe [--root DIR | --image PATH[:TAG] [--platform OS/ARCH[/VARIANT]]]\n"
     "                        [--python PATH]"
     " [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
-    "                        [--format yaml|json] [-o FILE [--sign KEY]]\n";
+    "                        [--deep [--deep-timeout SECONDS]]\n"
+    "                        [--cache DIR] [--neff FILE]... [--artifacts DIR]\n"
+    "                        [--format yaml|json|cyclonedx] [-o FILE [--sign KEY]]\n";
+
+/* --neff options one probe takes */
+#define SP_NEFF_ARGS_MAX 256
+
+/* --deep-timeout: whole seconds, 1 to an hour */
+#define SP_DEEP_TIMEOUT_MAX 3600
 
 /* The last second RFC 3339's four-digit year can write,
  * 9999-12-31T23:59:59Z, as seconds since the epoch. */
@@ -92,7 +100,8 @@ static struct root *open_image(const char *spec, const char *platform, struct sp
 
 int cmd_probe(int argc, char **argv)
 {
-    enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON, OPT_SIGN, OPT_PLATFORM };
+    enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON, OPT_SIGN, OPT_PLATFORM,
+           OPT_DEEP, OPT_DEEP_TIMEOUT, OPT_CACHE, OPT_NEFF, OPT_ARTIFACTS };
     static const struct option opts[] = {
         { "root", required_argument, NULL, 'r' },
         { "image", required_argument, NULL, 'i' },
@@ -104,12 +113,20 @@ int cmd_probe(int argc, char **argv)
         { "format", required_argument, NULL, 'f' },
         { "output", required_argument, NULL, 'o' },
         { "sign", required_argument, NULL, OPT_SIGN },
+        { "deep", no_argument, NULL, OPT_DEEP },
+        { "deep-timeout", required_argument, NULL, OPT_DEEP_TIMEOUT },
+        { "cache", required_argument, NULL, OPT_CACHE },
+        { "neff", required_argument, NULL, OPT_NEFF },
+        { "artifacts", required_argument, NULL, OPT_ARTIFACTS },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *rootdir = NULL, *image = NULL, *out = NULL, *sign_key = NULL, *platform = NULL;
+    const char *deep_timeout = NULL;
+    const char *neffs[SP_NEFF_ARGS_MAX];
     struct probe_ctx ctx = { .imds_timeout_ms = 1000 };
     enum manifest_format format = MANIFEST_YAML;
+    int cyclonedx = 0;   /* --format cyclonedx: the manifest exported, as `export` does */
     struct sp_error e = { 0 };
     int c;
 
@@ -129,11 +146,24 @@ int cmd_probe(int argc, char **argv)
                 format = MANIFEST_YAML;
             else if (strcmp(optarg, "json") == 0)
                 format = MANIFEST_JSON;
+            else if (strcmp(optarg, "cyclonedx") == 0)
+                cyclonedx = 1;
             else
-                return sp_usage_error("probe", "unknown format '%s' (yaml or json)", optarg);
+                return sp_usage_error("probe", "unknown format '%s' (yaml, json or cyclonedx)",
+                                      optarg);
             break;
         case 'o': out = optarg; break;
         case OPT_SIGN: sign_key = optarg; break;
+        case OPT_DEEP: ctx.deep = 1; break;
+        case OPT_DEEP_TIMEOUT: deep_timeout = optarg; break;
+        case OPT_CACHE: ctx.cache_dir = optarg; break;
+        case OPT_ARTIFACTS: ctx.artifacts = optarg; break;
+        case OPT_NEFF:
+            if (ctx.nneff == SP_NEFF_ARGS_MAX)
+                return sp_usage_error("probe", "more than %d --neff options", SP_NEFF_ARGS_MAX);
+            neffs[ctx.nneff++] = optarg;
+            ctx.neff = neffs;
+            break;
         case 'h': fputs(probe_usage, stdout); return SP_EXIT_OK;
         case ':': return sp_usage_error("probe", "option '%s' needs a value", argv[optind - 1]);
         default: return sp_usage_error("probe", "unknown option '%s'", argv[optind - 1]);
@@ -143,12 +173,30 @@ int cmd_probe(int argc, char **argv)
         return sp_usage_error("probe", "unexpected argument '%s'", argv[optind]);
     if (rootdir && image)
         return sp_usage_error("probe", "--root and --image exclude each other");
+    if (sign_key && cyclonedx)
+        return sp_usage_error("probe", "--sign signs a manifest: write it as yaml or json, "
+                              "then 'stackprint sign --predicate cyclonedx'");
     if (sign_key && (out == NULL || strcmp(out, "-") == 0))
         return sp_usage_error("probe", "--sign needs -o FILE (the envelope is FILE.intoto.json)");
     if (platform && !image)
         return sp_usage_error("probe", "--platform needs --image");
     if (ctx.imds_endpoint && !ctx.imds)
         return sp_usage_error("probe", "--imds-endpoint needs --imds");
+    if (ctx.deep && (rootdir || image))
+        return sp_usage_error("probe", "--deep runs the live host's interpreter; it does not "
+                              "go with --root or --image");
+    if (deep_timeout && !ctx.deep)
+        return sp_usage_error("probe", "--deep-timeout needs --deep");
+    if (deep_timeout) {
+        char *end;
+        errno = 0;
+        long v = strtol(deep_timeout, &end, 10);
+        if (errno || end == deep_timeout || *end || v < 1 || v > SP_DEEP_TIMEOUT_MAX ||
+            deep_timeout[0] < '0' || deep_timeout[0] > '9')
+            return sp_usage_error("probe", "--deep-timeout '%s' is not a whole number of "
+                                  "seconds from 1 to %d", deep_timeout, SP_DEEP_TIMEOUT_MAX);
+        ctx.deep_timeout_ms = (int)v * 1000;
+    }
     if (sign_key) {
         /* -o and its envelope FILE.intoto.json are plain files next to each
          * other: a device or a FIFO has no such sibling */
@@ -184,6 +232,13 @@ int cmd_probe(int argc, char **argv)
     if (ctx.python && ctx.python[0] != '/')
         return sp_usage_error("probe", "--python '%s' is not an absolute path (a path "
                               "inside the root, as the root's / sees it)", ctx.python);
+    const char *inside[2 + SP_NEFF_ARGS_MAX] = { ctx.cache_dir, ctx.artifacts };
+    for (size_t i = 0; i < ctx.nneff; i++)
+        inside[2 + i] = ctx.neff[i];
+    for (size_t i = 0; i < 2 + ctx.nneff; i++)
+        if (inside[i] && inside[i][0] != '/')
+            return sp_usage_error("probe", "'%s' is not an absolute path (--cache, --neff and "
+                                  "--artifacts name paths inside the root)", inside[i]);
     if (!ctx.image_digest && !rootdir && !image) {
         const char *env = getenv("STACKPRINT_IMAGE_DIGEST");
         if (env && *env)
@@ -239,7 +294,8 @@ int cmd_probe(int argc, char **argv)
     if (probe_run_all(&ctx, &e) != 0 ||
         (root->kind == ROOT_IMAGE && image_root_facts(root, &m.facts) != 0) ||
         manifest_finish(&m) != 0 ||
-        manifest_render(&m, format, &buf, &len, &e) != 0 ||
+        (cyclonedx ? sp_export_render(&m, "cyclonedx", &buf, &len, &e)
+                   : manifest_render(&m, format, &buf, &len, &e)) != 0 ||
         sp_write_output(out, buf, len, &e) != 0) {
         if (e.msg[0] == '\0')
             sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(errno ? errno : EIO));

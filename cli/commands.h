@@ -15,6 +15,15 @@ int cmd_keygen(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+
+struct manifest;
+/* sp_export_render: manifest M as a bill of materials, FORMAT "cyclonedx"
+ * (CycloneDX 1.6 JSON) or "spdx" (SPDX 2.3 JSON), malloc'd into *OUT
+ * (cli/cmd_export.c; probe --format cyclonedx uses it too).  Returns 0, or
+ * -1 with E set (SP_EXIT_INPUT). */
+int sp_export_render(const struct manifest *m, const char *format, char **out, size_t *len,
+                     struct sp_error *e);
 
 /* sp_error_print: "stackprint: <msg>" on stderr, always one line (bytes that
  * are not UTF-8 and control characters are written \xNN); returns

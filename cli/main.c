@@ -20,6 +20,7 @@ static const struct command commands[] = {
     { "sign", cmd_sign, "sign a manifest into a DSSE envelope" },
     { "verify", cmd_verify, "verify a manifest's DSSE envelope" },
     { "fleet", cmd_fleet, "group many nodes' manifests by stack; name the odd nodes out" },
+    { "export", cmd_export, "a manifest as a CycloneDX or SPDX bill of materials" },
     { NULL, NULL, NULL },
 };
 

@@ -43,6 +43,7 @@ static const char *const suffix[] = {
     "*-packages/*neuron*/*.py", "*-packages/*neuron*/*.json", "*-packages/*neuron*/*.txt",
     "*-packages/jax*/version.py", "*-packages/nki*/*.py",
     "*-packages/*.pth",
+    "MODULE_*/compile_flags.json",     /* the Neuron compile cache's flags */
 };
 
 /* PAT against S: '*' matches any run of bytes but '/', every other byte

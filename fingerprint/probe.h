@@ -30,6 +30,12 @@ struct probe_ctx {
     int imds;                    /* --imds given */
     const char *imds_endpoint;   /* "host:port" for IMDS; NULL for the default */
     int imds_timeout_ms;         /* per request */
+    int deep;                    /* --deep: run the workload interpreter once */
+    int deep_timeout_ms;         /* --deep-timeout, in ms; 0 for the default */
+    const char *cache_dir;       /* --cache DIR (inside the root), or NULL */
+    const char *const *neff;     /* --neff FILE... (inside the root) */
+    size_t nneff;
+    const char *artifacts;       /* --artifacts DIR (inside the root), or NULL */
 };
 
 struct probe {
@@ -50,7 +56,7 @@ const char *probe_getenv(const struct probe_ctx *ctx, const char *name);
 
 /* probe_warn_errno: the standard warning for a file that could not be read:
  * "<what>: <path>: <strerror(err)>", with "permission denied" and friends in
- * lowercase as DESIGN.md shows. */
+ * lowercase as stackprint-manifest(5) shows. */
 void probe_warn_errno(struct probe_ctx *ctx, const char *what, const char *path, int err);
 
 /* probe_set: factset_set that turns a refused value (too long, empty) into a
@@ -76,5 +82,8 @@ SP_PROBE_DECL(probe_gpu);
 SP_PROBE_DECL(probe_container);
 SP_PROBE_DECL(probe_env);
 SP_PROBE_DECL(probe_imds);
+SP_PROBE_DECL(probe_runtime);
+SP_PROBE_DECL(probe_compile_cache);
+SP_PROBE_DECL(probe_neff);
 
 #endif

@@ -1,5 +1,5 @@
 /* fingerprint/probe_container.c: whether the root runs inside a container,
- * its runtime and id (DOMAIN.md section 6).  Markers: /.dockerenv (docker),
+ * its runtime and id (doc/DOMAIN.md section 6).  Markers: /.dockerenv (docker),
  * /run/.containerenv (podman) in any root; on the live host only, also
  * /proc/self/cgroup, /proc/self/mountinfo (docker, libpod, containerd,
  * crio and kubepods paths, and a 64-hex container id) and the environment

@@ -1,7 +1,7 @@
 /* fingerprint/probe_dmi.c: host.cloud, host.instance_type,
  * host.instance_family and host.instance_id from the DMI attributes the
  * kernel exports in /sys/class/dmi/id (sys_vendor, product_name,
- * board_asset_tag; DOMAIN.md section 6).  Reads only those three files
+ * board_asset_tag; doc/DOMAIN.md section 6).  Reads only those three files
  * through the root; never the network (that is probe_imds, opt-in). */
 #include <errno.h>
 #include <stdio.h>

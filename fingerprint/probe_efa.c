@@ -1,6 +1,6 @@
 /* fingerprint/probe_efa.c: the EFA installer's version, from the first line
  * of /opt/amazon/efa_installed_packages ("# EFA installer version: X.Y.Z"),
- * and the loaded efa module's version (/sys/module/efa/version); DOMAIN.md
+ * and the loaded efa module's version (/sys/module/efa/version); doc/DOMAIN.md
  * section 7.  The adapter count is the pci probe's (efa.device.count).
  * Must not: read anything else. */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* fingerprint/probe_env.c: env.<NAME> for the allow-listed environment
- * variables of DESIGN.md (PJRT_DEVICE, NEURON_*, TORCH_NEURONX_*, XLA_*,
+ * variables of stackprint-manifest(5) (PJRT_DEVICE, NEURON_*, TORCH_NEURONX_*, XLA_*,
  * TORCH_DEVICE_BACKEND_AUTOLOAD, VIRTUAL_ENV, CONDA_PREFIX,
  * CUDA_VISIBLE_DEVICES), on the live host only.  An allow-listed name
  * containing one of secret_words (KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL,

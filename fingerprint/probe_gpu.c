@@ -1,5 +1,5 @@
 /* fingerprint/probe_gpu.c: the GPU baseline a migration compares against
- * (DOMAIN.md section 7): the loaded NVIDIA driver (/sys/module/nvidia/version,
+ * (doc/DOMAIN.md section 7): the loaded NVIDIA driver (/sys/module/nvidia/version,
  * else /proc/driver/nvidia/version on the live host) and the CUDA toolkit
  * under /usr/local/cuda: version.json ("cuda" -> "version", read with
  * jansson), else version.txt ("CUDA Version X.Y.Z"), else include/cuda.h's

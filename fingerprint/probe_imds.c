@@ -2,7 +2,7 @@
  * only when asked (--imds): PUT /latest/api/token with
  * X-aws-ec2-metadata-token-ttl-seconds, then GET
  * /latest/meta-data/instance-type and /latest/meta-data/instance-id with
- * X-aws-ec2-metadata-token (AWS EC2 User Guide, "Use IMDSv2"; DOMAIN.md
+ * X-aws-ec2-metadata-token (AWS EC2 User Guide, "Use IMDSv2"; doc/DOMAIN.md
  * section 6).  Plain HTTP/1.1 over a socket to a numeric HOST:PORT (no name
  * lookup), each request bounded in time (connect, send and receive share
  * ctx->imds_timeout_ms, waited with poll(2)) and in size (IMDS_RESPONSE_MAX).

@@ -1,4 +1,4 @@
-/* fingerprint/probe_neuron_driver.c: the Neuron kernel driver (DOMAIN.md
+/* fingerprint/probe_neuron_driver.c: the Neuron kernel driver (doc/DOMAIN.md
  * section 2): the LOADED module's version (/sys/module/neuron/version), the
  * versions DKMS holds on disk (/var/lib/dkms/aws-neuronx/<version>/,
  * /usr/src/aws-neuronx-<version>/), the driver's device class
@@ -22,7 +22,7 @@
 #define DKMS_LEGACY_DIR "/var/lib/dkms/aws-neuron"
 #define USR_SRC "/usr/src"
 #define LNC_FILE "/opt/aws/neuron/logical_nc_config"
-#define NEURON_DEVICES_MAX 64          /* /dev/neuron0..63 (DOMAIN.md section 2) */
+#define NEURON_DEVICES_MAX 64          /* /dev/neuron0..63 (doc/DOMAIN.md section 2) */
 #define CORES_PER_DEVICE_MAX 64        /* a core_count above this is malformed */
 #define DKMS_VERSIONS_MAX 32           /* versions listed in neuron.driver.dkms */
 

@@ -1,5 +1,5 @@
 /* fingerprint/probe_neuron_lib.c: the Neuron userspace libraries' versions
- * from their file names in /opt/aws/neuron/lib (DOMAIN.md section 3):
+ * from their file names in /opt/aws/neuron/lib (doc/DOMAIN.md section 3):
  * libnrt.so.X.Y.Z.W -> neuron.runtime.version, libnccom.so.X.Y.Z ->
  * neuron.collectives.version.  SONAME-only names (libnrt.so.1,
  * libnccom.so.2) carry no full version and are ignored.  On a copied tree or

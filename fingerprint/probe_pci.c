@@ -1,7 +1,7 @@
 /* fingerprint/probe_pci.c: Neuron, EFA and NVIDIA devices on the PCI bus,
  * read with libpci (pciutils) from the root's /sys/bus/pci, method
  * PCI_ACCESS_SYS_BUS_PCI pinned (the automatic method would silently fall
- * back to this machine's /proc/bus/pci; DOMAIN.md section 1).
+ * back to this machine's /proc/bus/pci; doc/DOMAIN.md section 1).
  *
  * libpci reads real paths, not the root, so before handing it the tree this
  * probe checks, through the root, everything libpci's sysfs scan will open

@@ -1,7 +1,7 @@
 /* fingerprint/probe_torch.c: torch's build (torch.build.cuda,
  * torch.build.git from torch/version.py) and the backend path
  * (torch.backend: native, xla, neuron-inf1, none or ambiguous) of the
- * workload's environment, by the markers of DOMAIN.md section 4.  Runs
+ * workload's environment, by the markers of doc/DOMAIN.md section 4.  Runs
  * after the python probe and reads its pip.* facts (and their METADATA
  * evidence); re-reads the workload's sys.path quietly through
  * python_env.c.  It must not import anything, guess a backend from the

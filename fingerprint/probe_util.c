@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-/* DOMAIN.md section 1 (aws-neuron-driver neuron_pci.c, neuron_device.h). */
+/* doc/DOMAIN.md section 1 (aws-neuron-driver neuron_pci.c, neuron_device.h). */
 static const struct neuron_kind kinds[] = {
     { 0x7064, "inferentia", "Inferentia", 4 },
     { 0x7065, "inferentia", "Inferentia", 4 },

@@ -1,6 +1,6 @@
 /* fingerprint/probe_util.h: small helpers shared by several host probes
  * (dmi, imds, pci, neuron-driver, neuron-lib): the Neuron device table of
- * DOMAIN.md section 1, EC2 instance type rules, dotted version order.
+ * doc/DOMAIN.md section 1, EC2 instance type rules, dotted version order.
  * Pure functions: nothing here reads a file, prints or allocates. */
 #ifndef SP_PROBE_UTIL_H
 #define SP_PROBE_UTIL_H

@@ -9,7 +9,10 @@
  * dmi before pci and neuron-driver (instance family), pci before
  * neuron-driver (device kind for core counts), python before torch
  * (the workload environment), env before torch (backend env markers),
- * dmi before imds (imds fills only what DMI could not). */
+ * dmi before imds (imds fills only what DMI could not), dmi and imds
+ * before neuron-cache (the instance family its targets are compared with),
+ * runtime last
+ * (--deep compares what the interpreter imports with every static fact). */
 const struct probe sp_probes[] = {
     { "os-release", probe_os_release },
     { "uname", probe_uname },
@@ -27,6 +30,9 @@ const struct probe sp_probes[] = {
     { "gpu", probe_gpu },
     { "container", probe_container },
     { "imds", probe_imds },
+    { "neuron-cache", probe_compile_cache },
+    { "neff", probe_neff },
+    { "runtime", probe_runtime },
     { NULL, NULL },
 };
 

@@ -7,7 +7,7 @@
  *   - the live host ("/"): the only root with a live kernel, /proc, uname,
  *     the environment (root->live = 1);
  *   - a directory (`--root DIR`): a copied tree, never live;
- *   - a container image (issue 5): layers merged, whiteouts applied.
+ *   - a container image (fingerprint/image.h): layers merged, whiteouts applied.
  *
  * Every read is bounded by the caller's MAX; opening never blocks (FIFOs and
  * devices are refused with EINVAL); symlink loops give ELOOP.  Functions

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-/* Exit statuses, as in DESIGN.md "Command line". */
+/* Exit statuses, as in stackprint(1), "EXIT STATUS". */
 enum sp_exit {
     SP_EXIT_OK = 0,      /* success, check passed */
     SP_EXIT_FAIL = 1,    /* a policy violated; diff found differences */

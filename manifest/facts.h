@@ -1,5 +1,5 @@
 /* manifest/facts.h: the fact set, the model every probe fills and every
- * check reads (DESIGN.md "Manifest").
+ * check reads (stackprint-manifest(5)).
  *
  * A fact is a flat dotted key ("pip.torch") with a string value and an
  * optional evidence string (the file or marker it came from).  Warnings are

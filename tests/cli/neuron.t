@@ -3,16 +3,16 @@
 # Each case checks the exit status and the policy, rule and key it must name.
 # Expected verdicts come from the SDK's release table (n2-manifest.json, as
 # policies/neuron/catalog.yaml holds it), the release notes each policy's
-# source names, and the public reports of issue 6; each fixture's header
+# source names, and the public reports each fixture names; each fixture's header
 # says why.
 
 ### every fixture's stack_id is the sha256 of its key=value lines sorted by key (sha256sum as the oracle)
 $ for f in tests/fixtures/manifests/neuron-*.yaml; do want=$(sed -n 's/^stack_id: "sha256:\(.*\)"$/\1/p' $f); got=$(sed -n '/^facts:/,$p' $f | tail -n +2 | sed 's/^  \([^:]*\): "\(.*\)"$/\1=\2/' | grep -v '^host.instance_id=' | LC_ALL=C sort -t= -k1,1 | sha256sum | cut -c1-64); [ "$want" = "$got" ] || echo "bad $f"; done; echo checked
 > checked
 
-### policies/ loads the nine shipped policies and the catalog, not the test policies
+### policies/ loads the eleven shipped policies and the catalog, not the test policies
 $ stackprint check --policy policies/ tests/fixtures/manifests/neuron-trn2-native-2.32.yaml
->~ ^9 policies, 
+>~ ^11 policies, 
 >! ^example-
 
 ### clean trn2 native on Neuron 2.32 passes

@@ -13,7 +13,7 @@ $ stackprint probe --bogus
 ### unknown format
 $ stackprint probe --root tests/fixtures/roots/inf2 --format xml
 ? 2
-2>~ unknown format 'xml' \(yaml or json\)
+2>~ unknown format 'xml' \(yaml, json or cyclonedx\)
 
 ### a stray argument
 $ stackprint probe --root tests/fixtures/roots/inf2 extra

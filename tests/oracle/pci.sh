@@ -2,7 +2,7 @@
 # tests/oracle/pci.sh: the PCI facts of `stackprint probe` equal what lspci
 # (pciutils' own front end) shows, on this machine (`lspci -n`) and on every
 # fixture root with a bus (`lspci -n -A linux-sysfs -O sysfs.path=ROOT/sys/bus/pci`).
-# The expected facts are derived here from lspci's lines with DOMAIN.md's
+# The expected facts are derived here from lspci's lines with doc/DOMAIN.md's
 # tables: Neuron = vendor 1d0f with the device ids of section 1; EFA =
 # 1d0f:efa0-efa3; GPU = vendor 10de with a display class (03xx).
 . "$TOP/tests/lib.sh"

@@ -24,7 +24,7 @@ want = {(r, n, v, i, tuple(x.strip(" ,") for x in p)) for r, n, v, i, p in want}
 got = {(r["release"],) + split(p) for r in c["releases"] for p in r["packages"]}
 assert want == got, f"missing {sorted(want - got)[:5]} extra {sorted(got - want)[:5]}"
 assert [r["release"] for r in c["releases"]] == [r["neuron_version"] for r in t["neuron_releases"]]
-# spot checks a reader can confirm in DOMAIN.md section 5
+# spot checks a reader can confirm in doc/DOMAIN.md section 5
 rel = {r["release"]: {split(p)[0]: split(p)[1] for p in r["packages"]} for r in c["releases"]}
 assert rel["2.31.0"]["aws-neuronx-runtime-lib"] == "2.33.10.0"
 assert rel["2.26.0"]["aws-neuronx-dkms"] == "2.24.7.0"

@@ -1,6 +1,6 @@
 /* tests/unit/test_dmi.c: the dmi probe and the instance type rules of
  * fingerprint/probe_util.c (family = leading letters and digits: trn2u ->
- * trn2, trn1n -> trn1, as DOMAIN.md's device table groups them). */
+ * trn2, trn1n -> trn1, as doc/DOMAIN.md's device table groups them). */
 #include "sysprobe_fixture.h"
 #include "fingerprint/probe_util.h"
 

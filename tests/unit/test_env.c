@@ -1,5 +1,5 @@
 /* tests/unit/test_env.c: the environment allow-list and the secret rule of
- * DESIGN.md ("any name containing KEY, TOKEN, SECRET, PASSWORD or
+ * stackprint-manifest(5) ("any name containing KEY, TOKEN, SECRET, PASSWORD or
  * CREDENTIAL is never recorded", any case, allow-listed or not), extended
  * with PASSWD, PASS, AUTH, PRIVATE, COOKIE, SESSION and CERT: an
  * allow-listed secret-looking name gives a warning naming it, and its value

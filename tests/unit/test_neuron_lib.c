@@ -1,5 +1,5 @@
 /* tests/unit/test_neuron_lib.c: runtime and collectives versions from the
- * file names in /opt/aws/neuron/lib (DOMAIN.md section 3). */
+ * file names in /opt/aws/neuron/lib (doc/DOMAIN.md section 3). */
 #include "sysprobe_fixture.h"
 
 static void fixtures(void **state)

@@ -3,7 +3,7 @@
  * fixture is the oracle: each expected value below is a Name/Version header,
  * a pyvenv.cfg line, a conda-meta file name or the PY_VERSION string of a
  * file in the root), and on small roots built here for each bad input of
- * issue 2 and each bound of python_env.h.  CPython's own behaviour (site.py,
+ * stackprint-probe(1) and each bound of python_env.h.  CPython's own behaviour (site.py,
  * importlib.metadata) is checked on the real machine by tests/oracle/pip.sh. */
 #include "testlib.h"
 

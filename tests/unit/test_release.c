@@ -2,7 +2,7 @@
  * shipped catalog.  Expected releases come from the SDK's own table
  * (policies/neuron/n2-manifest.json, read with Python's json: e.g.
  * aws-neuronx-runtime-lib 2.19.5.0 is listed by 2.16.0 and 2.16.1 only) and
- * from the cases of issue 6. */
+ * from the public reports the shipped policies cite. */
 #include "testlib.h"
 
 #include "checks/catalog.h"
@@ -48,7 +48,7 @@ static void version_matching(void **state)
     assert_false(catalog_version_matches("2.1", "2.1.0", 'n'));
 }
 
-/* issue 6: collectives 2.19.7.0, dkms 2.15.9.0, oci-hook 2.2.45.0,
+/* From the release table: collectives 2.19.7.0, dkms 2.15.9.0, oci-hook 2.2.45.0,
  * runtime-lib 2.19.5.0, tools 2.16.1.0: both 2.16.0 and 2.16.1 list all of
  * them (they differ only in neuronx-cc), so the release is the 2.16 line. */
 static void release_2_16(void **state)
@@ -71,7 +71,7 @@ static void release_2_16(void **state)
     factset_free(&fs);
 }
 
-/* issue 6: torch-neuronx 2.1.2.2.2.0 and torch-xla 2.1.3 are 2.19.x;
+/* From the release table: torch-neuronx 2.1.2.2.2.0 and torch-xla 2.1.3 are 2.19.x;
  * libneuronxla 2.0.4115.0 is 2.20.0 only: mixed, libneuronxla odd. */
 static void mixed_libneuronxla(void **state)
 {

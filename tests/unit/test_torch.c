@@ -1,6 +1,6 @@
 /* tests/unit/test_torch.c: the torch probe (torch.backend, torch.build.*)
  * on the fixture roots, each built to show one backend path with the
- * markers of DOMAIN.md section 4, and on small roots built here: markers one
+ * markers of doc/DOMAIN.md section 4, and on small roots built here: markers one
  * at a time, neither, both, torch/version.py shapes as
  * tools/generate_torch_version.py writes them (old and typed), a CUDA torch
  * on a Neuron host. */
