@@ -23,7 +23,11 @@ endif
 
 CC       ?= cc
 PKGS      = libpci libarchive libcrypto yaml-0.1 jansson libisal libzstd
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) rpm 2>/dev/null)
+# librpm is dlopen'd by fingerprint/probe_rpm.c only when a root holds an
+# rpm database (linked, it and its Lua, sqlite and libgcrypt cost every run
+# a few ms): compiled against pkg-config's rpm, loaded by its SONAME.
+RPM_SONAME := $(shell objdump -p $$(pkg-config --variable=libdir rpm 2>/dev/null)/librpm.so 2>/dev/null | sed -n 's/^ *SONAME *//p')
 # libarchive is linked statically (Debian's libarchive-dev ships the .a):
 # stackprint uses only its tar reader, so only that part is linked, while the
 # shared library would load libxml2, ICU and libstdc++ at every start (about
@@ -36,6 +40,7 @@ TEST_LIBS  := $(shell pkg-config --libs $(PKGS) cmocka 2>/dev/null) -lpthread
 CFLAGS   ?= -O2 -g
 WARNINGS  = -Wall -Wextra -Wshadow -Wformat=2 -Wno-unused-parameter -Wstrict-prototypes -Wvla
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DSP_VERSION='"$(VERSION)"' -I. $(WARNINGS) \
+             $(if $(RPM_SONAME),-DSP_LIBRPM_SONAME='"$(RPM_SONAME)"') \
              $(PKG_CFLAGS) $(CFLAGS) $(SANFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS      = $(PKG_LIBS) -lpthread

@@ -312,6 +312,28 @@ static size_t public_len(const char *s)
     return strcspn(s, "+");
 }
 
+const char *catalog_upstream(const char *found, size_t *len)
+{
+    const char *f = found, *colon = strchr(found, ':');
+    if (colon)
+        f = colon + 1;
+    const char *dash = strrchr(f, '-');
+    size_t n = dash ? (size_t)(dash - f) : strlen(f);
+    /* the yum spelling's "_HASH": the last '_', then hex digits to the end */
+    for (size_t u = n; u-- > 0;) {
+        if (f[u] != '_')
+            continue;
+        size_t h = u + 1;
+        while (h < n && ((f[h] >= '0' && f[h] <= '9') || (f[h] >= 'a' && f[h] <= 'f')))
+            h++;
+        if (h == n && h > u + 1 && u > 0)
+            n = u;
+        break;
+    }
+    *len = n;
+    return f;
+}
+
 int catalog_version_matches(const char *listed, const char *found, char scheme)
 {
     size_t ll = strlen(listed), fl = strlen(found);
@@ -320,11 +342,7 @@ int catalog_version_matches(const char *listed, const char *found, char scheme)
         ll = public_len(listed);
         fl = public_len(found);
     } else if (scheme == 'd') {
-        const char *colon = strchr(f, ':');
-        if (colon)
-            f = colon + 1;
-        const char *dash = strrchr(f, '-');
-        fl = dash ? (size_t)(dash - f) : strlen(f);
+        f = catalog_upstream(found, &fl);
     }
     /* component-wise, "x" in LISTED matching any one component */
     size_t i = 0, j = 0;

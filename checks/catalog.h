@@ -74,12 +74,22 @@ void catalog_free(struct catalog *c);
  * binary search: O(log n). */
 int catalog_has_name(const struct catalog *c, const char *name, int pep503);
 
+/* catalog_upstream: the part of a system package's version FOUND (a deb.* or
+ * rpm.* fact value) that the SDK's table lists: without the epoch ("1:"),
+ * without the revision or release after the last '-', and without a build
+ * hash after '_' (Neuron's yum packages carry it in the rpm VERSION,
+ * "2.21.41.0_fb1705f5f-1", where the deb packages put it in the revision,
+ * "2.21.41.0-fb1705f5f"; the hash is '_' and lowercase hex digits to the
+ * end).  Sets *LEN to the length of that part and returns a pointer into
+ * FOUND (never NULL; *LEN may be 0).  Pure. */
+const char *catalog_upstream(const char *found, size_t *len);
+
 /* catalog_version_matches: 1 when FOUND (a version as a probe recorded it)
  * is the catalog's LISTED version.  SCHEME 'p' (pip): a PEP 440 local label
- * ("+f631c2365") is dropped from both sides; 'd' (deb/rpm): the epoch
- * ("1:") and the revision after the last '-' are dropped from FOUND;
- * 'n' (a version read from a file name or sysfs): compared as is.  A
- * listed component "x" matches any one component ("14.09.x"). */
+ * ("+f631c2365") is dropped from both sides; 'd' (deb/rpm): FOUND is cut
+ * to catalog_upstream(); 'n' (a version read from a file name or sysfs):
+ * compared as is.  A listed component "x" matches any one component
+ * ("14.09.x"). */
 int catalog_version_matches(const char *listed, const char *found, char scheme);
 
 /* ---- the catalog compiled into the binary (checks/catalog_builtin.c) ----

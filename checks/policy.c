@@ -331,6 +331,7 @@ static void rule_free(struct sp_rule *r)
 {
     free(r->name);
     free(r->message);
+    free(r->source);
     requirements_free(r->when, r->nwhen);
     requirements_free(r->require, r->nrequire);
     requirements_free(r->forbid, r->nforbid);
@@ -389,14 +390,16 @@ static int optional_text(const char *file, const struct sp_node *map, const char
     return (*out = strdup(n->value)) ? 0 : nomem(e, file);
 }
 
-static const char *const rule_keys[] = { "name", "when", "require", "forbid", "severity", "message" };
+static const char *const rule_keys[] = {
+    "name", "when", "require", "forbid", "severity", "message", "source",
+};
 
 static int rule_parse(const char *file, const struct sp_node *n, const struct sp_policy *p,
                       struct sp_rule *r, struct sp_error *e)
 {
     if (n->kind != SP_NODE_MAP)
         return at(e, file, n->line, n->column, "a rule must be a mapping");
-    if (known_keys(n, rule_keys, 6, "a rule", file, e) != 0)
+    if (known_keys(n, rule_keys, sizeof rule_keys / sizeof *rule_keys, "a rule", file, e) != 0)
         return -1;
     const struct sp_node *name = sp_node_get(n, "name", NULL);
     if (name == NULL)
@@ -429,6 +432,7 @@ static int rule_parse(const char *file, const struct sp_node *n, const struct sp
                       sev->value);
     }
     if (optional_text(file, n, "message", &r->message, e) != 0 ||
+        optional_text(file, n, "source", &r->source, e) != 0 ||
         requirements(file, "when", sp_node_get(n, "when", NULL), &r->when, &r->nwhen, e) != 0 ||
         requirements(file, "require", sp_node_get(n, "require", NULL), &r->require, &r->nrequire, e) != 0 ||
         requirements(file, "forbid", sp_node_get(n, "forbid", NULL), &r->forbid, &r->nforbid, e) != 0)

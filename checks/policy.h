@@ -75,6 +75,7 @@ struct sp_rule {
     char *name;
     enum sp_severity severity;
     char *message;                   /* NULL when none */
+    char *source;                    /* where its constants come from; NULL when none */
     struct sp_requirement *when, *require, *forbid;
     size_t nwhen, nrequire, nforbid;
 };

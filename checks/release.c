@@ -94,10 +94,31 @@ static int cmp_dotted(const void *a, const void *b)
     return 0;
 }
 
+/* Packages the SDK's table classes as helper libraries of a framework
+ * (n2-manifest.json package_properties: category "general" or
+ * "helper-lib").  Their instance lists do not say where the framework runs:
+ * the 2.21.0 rows list libneuronxla 2.1.681.0 for trn1,inf2 beside
+ * torch-neuronx 2.5.1.2.4.0 (which needs it) for trn1,inf2,trn2, and 2.32.0
+ * lists libneuronxla 3.0.5356.0 for trn1,inf2 only.  So they never narrow
+ * neuron.sdk.instances; their Python lists still count.  Names as the table
+ * spells them; tests/sh/catalog.sh checks this list against the table. */
+static const char *const helper_libraries[] = {
+    "aws-neuronx-runtime-discovery", "libneuronxla", "torch_xla",
+};
+
+static int is_helper_library(const char *table_name)
+{
+    for (size_t i = 0; i < sizeof helper_libraries / sizeof *helper_libraries; i++)
+        if (strcmp(helper_libraries[i], table_name) == 0)
+            return 1;
+    return 0;
+}
+
 /* What the components found agree on: for each component (pip ones only
  * when PYTHON), the union of its package's python or instance names over
- * the selected releases SEL; then the intersection over components, sorted.
- * Empty when no component qualifies. */
+ * the selected releases SEL (instances: helper libraries' rows left out);
+ * then the intersection over components, sorted.  Empty when no component
+ * qualifies. */
 static void release_attrs(const struct catalog *cat, const unsigned char *sel,
                           const struct component *comp, size_t ncomp, int python,
                           struct list *out)
@@ -118,7 +139,8 @@ static void release_attrs(const struct catalog *cat, const unsigned char *sel,
             for (size_t p = 0; p < rel->npackages; p++) {
                 const struct catalog_package *pk = &rel->packages[p];
                 if (!same_name(pk, &comp[i]) ||
-                    !catalog_version_matches(pk->version, comp[i].version, comp[i].scheme))
+                    !catalog_version_matches(pk->version, comp[i].version, comp[i].scheme) ||
+                    (!python && is_helper_library(pk->name)))
                     continue;
                 char **v = python ? pk->pythons : pk->instances;
                 size_t vn = python ? pk->npythons : pk->ninstances;
@@ -168,8 +190,9 @@ static int set(struct factset *fs, const char *key, const char *value, const cha
     return 0;
 }
 
-/* KEY = the upstream version (no epoch, no revision after the last '-')
- * of the first of the facts A, B, C that is present; evidence: its key. */
+/* KEY = the upstream version (catalog_upstream(): no epoch, no revision,
+ * no yum build hash) of the first of the facts A, B, C that is present, or
+ * a neuron.* fact's value as is; evidence: its key. */
 static int upstream_fact(struct factset *fs, const char *key, const char *a, const char *b,
                          const char *c, struct sp_error *e)
 {
@@ -179,14 +202,48 @@ static int upstream_fact(struct factset *fs, const char *key, const char *a, con
         if (v == NULL)
             continue;
         char buf[SP_FACT_VALUE_MAX + 1];
-        const char *colon = strchr(v, ':');
-        snprintf(buf, sizeof buf, "%s", colon && strncmp(from[i], "neuron.", 7) != 0 ? colon + 1 : v);
-        char *dash = strrchr(buf, '-');
-        if (dash && strncmp(from[i], "neuron.", 7) != 0)
-            *dash = '\0';
+        size_t n = strlen(v);
+        if (strncmp(from[i], "neuron.", 7) != 0)
+            v = catalog_upstream(v, &n);
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < SP_FACT_VALUE_MAX ? n : SP_FACT_VALUE_MAX), v);
         return set(fs, key, buf, from[i], e);
     }
     return 0;
+}
+
+/* neuron.sdk.cache_compiler_release: the release of the newest compiler
+ * that filled the compile cache (neuron.cache.compilers), each compiler's
+ * release being the oldest that ships its version, as for
+ * neuron.sdk.compiler_release; absent when no cache compiler is in the
+ * catalog.  A NEFF from a compiler newer than the runtime does not load
+ * (aws-neuron-sdk#820, #823). */
+static int cache_compiler_release(const struct catalog *cat, struct factset *facts,
+                                  struct sp_error *e)
+{
+    const char *list = factset_get(facts, "neuron.cache.compilers");
+    size_t best = cat->nreleases;        /* smallest index: the newest release */
+    for (const char *v = list; v && *v;) {
+        size_t n = strcspn(v, ",");
+        char version[256];
+        if (n > 0 && n < sizeof version) {
+            snprintf(version, sizeof version, "%.*s", (int)n, v);
+            size_t oldest = cat->nreleases;
+            for (size_t r = 0; r < cat->nreleases; r++)
+                for (size_t p = 0; p < cat->releases[r].npackages; p++) {
+                    const struct catalog_package *pk = &cat->releases[r].packages[p];
+                    if (strcmp(pk->pep503, "neuronx-cc") == 0 &&
+                        catalog_version_matches(pk->version, version, 'p'))
+                        oldest = r;
+                }
+            if (oldest < best)
+                best = oldest;
+        }
+        v += n + (v[n] == ',');
+    }
+    if (best == cat->nreleases)
+        return 0;
+    return set(facts, "neuron.sdk.cache_compiler_release", cat->releases[best].release,
+               "neuron.cache.compilers", e);
 }
 
 int release_infer(const struct catalog *cat, struct factset *facts, struct sp_error *e)
@@ -381,6 +438,9 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
                 cat->releases[r].release, comp[i].key, e) != 0)
             goto out;
     }
+
+    if (cache_compiler_release(cat, facts, e) != 0)
+        goto out;
 
     /* the release's Python window and instance families */
     int anysel = 0;

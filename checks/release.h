@@ -6,7 +6,8 @@
  * that consensus, since hosts often run a driver from an older release than
  * their userspace (doc/DOMAIN.md section 5); it gets its own fact.
  *
- * Components: deb.<name> and rpm.<name> (epoch and revision ignored),
+ * Components: deb.<name> and rpm.<name> (epoch, revision and the yum
+ * spelling's "_HASH" ignored: catalog_upstream()),
  * pip.<name> (PEP 503 names; local labels ignored) of the workload
  * environment, and, when no package records them, neuron.runtime.version
  * (aws-neuronx-runtime-lib) and neuron.collectives.version
@@ -27,13 +28,17 @@
  *                                     (else the installed aws-neuronx-dkms)
  *   neuron.sdk.compiler_release       oldest release shipping the neuronx-cc version
  *   neuron.sdk.runtime_release        newest release shipping the runtime version
+ *   neuron.sdk.cache_compiler_release the release of the newest neuronx-cc that
+ *                                     filled the compile cache (neuron.cache.compilers;
+ *                                     each compiler's oldest release)
  *   neuron.sdk.python        Python versions every catalogued pip component
  *                            found supports in the release (the table's
  *                            lists, intersected); "none" when they share none
  *   neuron.sdk.instances     instance families every catalogued component
  *                            found supports in the release, likewise
  *   neuron.sdk.runtime_version  the runtime library's version: the upstream
- *                            part (no epoch, no revision) of
+ *                            part (catalog_upstream(): no epoch, no
+ *                            revision, no yum build hash) of
  *                            deb.aws-neuronx-runtime-lib, else of
  *                            rpm.aws-neuronx-runtime-lib, else
  *                            neuron.runtime.version (the library file name)

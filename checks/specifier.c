@@ -277,10 +277,14 @@ int sp_clause_match(const struct sp_clause *c, const struct sp_version *bound,
     case SP_OP_GT:
         if (cmp(found, bound, SP_CMP_FULL) <= 0)
             return 0;
-        /* >3.1 must not match 3.1.post1 nor 3.1+local */
+        /* >3.1 must not match 3.1.post1 nor 3.1+local.  PEP 440 excludes
+         * "a local version of the specified version": the found version's
+         * PUBLIC part equal to V (>1.0.post1 matches 1.0.post2+local;
+         * packaging before its fix for pypa/packaging#810 compared the base
+         * version instead and refused it) */
         if (!(b & SP_VERSION_POST) && (f & SP_VERSION_POST) && cmp(found, bound, SP_CMP_BASE) == 0)
             return 0;
-        return !((f & SP_VERSION_LOCAL) && cmp(found, bound, SP_CMP_BASE) == 0);
+        return !((f & SP_VERSION_LOCAL) && cmp(found, bound, SP_CMP_PUBLIC) == 0);
     case SP_OP_COMPATIBLE:
         return cmp(found, bound, SP_CMP_PUBLIC) >= 0 &&
                bound->scheme->prefix_match(found, bound, 1);

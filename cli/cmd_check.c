@@ -7,7 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "checks/evaluate.h"
+#include "checks/fix.h"
 #include "checks/policy.h"
 #include "checks/report.h"
 #include "commands.h"
@@ -16,6 +19,8 @@
 static const char check_usage[] =
     "usage: stackprint check --policy FILE|DIR [--policy ...] [--strict]\n"
     "                        [--format text|json|junit|sarif|github] [-o FILE] MANIFEST\n"
+    "       stackprint check --policy DIR --fix [--target-release R] [--keep-driver]\n"
+    "                        [--format text|json|markdown] [-o FILE] MANIFEST\n"
     "MANIFEST is a YAML or JSON manifest, '-' for stdin.  Exit status: 0 passed,\n"
     "1 a requirement at error severity failed (with --strict, any), 2 usage,\n"
     "4 unreadable input.\n";
@@ -30,6 +35,72 @@ static int want_colour(const char *out)
     return (out == NULL || strcmp(out, "-") == 0) && isatty(STDOUT_FILENO);
 }
 
+/* --fix: the remediation plan after the report (text), inside it as
+ * "plan" (json), or alone (markdown); *BUF is the report rendered so far
+ * (NULL for markdown) and is replaced. */
+static int with_plan(const struct sp_policy_set *ps, const struct factset *facts,
+                     const struct sp_report *report, const struct sp_fix_opts *opts,
+                     enum sp_format format, int markdown, char **buf, size_t *len,
+                     struct sp_error *e)
+{
+    struct sp_fix_plan plan = { 0 };
+    char *pbuf = NULL;
+    size_t plen = 0;
+    int rc = -1;
+    if (ps->catalog == NULL)
+        return sp_fail(e, SP_EXIT_USAGE, "check --fix: the policies hold no release catalog "
+                       "(--policy policies/, or the catalog file)");
+    if (report->passed && opts->target_release == NULL) {
+        plan.passes = 1;
+        plan.reason = strdup("the check passes");
+        if (plan.reason == NULL) {
+            sp_fail(e, SP_EXIT_INPUT, "check --fix: out of memory");
+            goto out;
+        }
+    } else if (sp_fix_build(ps, facts, opts, &plan, e) != 0) {
+        goto out;
+    }
+    enum sp_fix_format f = markdown ? SP_FIX_MARKDOWN : format == SP_FORMAT_JSON ? SP_FIX_JSON
+                                                                                  : SP_FIX_TEXT;
+    if (sp_fix_render(&plan, f, &pbuf, &plen, e) != 0)
+        goto out;
+    char *joined = NULL;
+    size_t jlen = 0;
+    if (f == SP_FIX_JSON) {
+        /* the report's object gains "plan" */
+        json_t *doc = json_loadb(*buf, *len, 0, NULL), *pj = json_loadb(pbuf, plen, 0, NULL);
+        if (doc && pj)
+            json_object_set(doc, "plan", json_object_get(pj, "plan"));
+        char *text = doc && pj ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+        json_decref(doc);
+        json_decref(pj);
+        if (text && asprintf(&joined, "%s\n", text) < 0)
+            joined = NULL;
+        free(text);
+        jlen = joined ? strlen(joined) : 0;
+    } else if (f == SP_FIX_TEXT) {
+        if (asprintf(&joined, "%.*s%s", (int)*len, *buf, pbuf) < 0)
+            joined = NULL;
+        jlen = joined ? strlen(joined) : 0;
+    } else {
+        joined = pbuf;
+        jlen = plen;
+        pbuf = NULL;
+    }
+    if (joined == NULL) {
+        sp_fail(e, SP_EXIT_INPUT, "check --fix: out of memory");
+        goto out;
+    }
+    free(*buf);
+    *buf = joined;
+    *len = jlen;
+    rc = 0;
+out:
+    free(pbuf);
+    sp_fix_free(&plan);
+    return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -37,9 +108,14 @@ int cmd_check(int argc, char **argv)
         { "format", required_argument, NULL, 'f' },
         { "strict", no_argument, NULL, 's' },
         { "output", required_argument, NULL, 'o' },
+        { "fix", no_argument, NULL, 'F' },
+        { "target-release", required_argument, NULL, 'T' },
+        { "keep-driver", no_argument, NULL, 'K' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
+    int fix = 0, markdown = 0;
+    struct sp_fix_opts fix_opts = { 0 };
     const char **policies = calloc((size_t)argc + 1, sizeof *policies);
     size_t npolicies = 0;
     const char *out = NULL;
@@ -53,10 +129,18 @@ int cmd_check(int argc, char **argv)
     }
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":p:f:so:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":p:f:so:hFT:K", opts, NULL)) != -1) {
         switch (c) {
         case 'p': policies[npolicies++] = optarg; break;
+        case 'F': fix = 1; break;
+        case 'T': fix_opts.target_release = optarg; break;
+        case 'K': fix_opts.keep_driver = 1; break;
         case 'f':
+            markdown = strcmp(optarg, "markdown") == 0;
+            if (markdown) {
+                format = SP_FORMAT_TEXT;
+                break;
+            }
             if (sp_format_by_name(optarg, &format) != 0) {
                 free(policies);
                 return sp_usage_error("check", "unknown format '%s' (text, json, junit, sarif or github)",
@@ -76,6 +160,15 @@ int cmd_check(int argc, char **argv)
             return sp_usage_error("check", "--policy is required");
         return sp_usage_error("check", optind >= argc ? "a manifest is required"
                                                       : "one manifest only");
+    }
+    if (!fix && (markdown || fix_opts.target_release || fix_opts.keep_driver)) {
+        free(policies);
+        return sp_usage_error("check", "%s needs --fix", markdown ? "--format markdown"
+                              : fix_opts.target_release ? "--target-release" : "--keep-driver");
+    }
+    if (fix && format != SP_FORMAT_TEXT && format != SP_FORMAT_JSON) {
+        free(policies);
+        return sp_usage_error("check", "--fix writes text, json or markdown");
     }
     const char *path = argv[optind];
     /* the report must not replace an input: the manifest or a policy */
@@ -134,7 +227,8 @@ int cmd_check(int argc, char **argv)
         goto done;
     }
     if (sp_evaluate(&ps, &ctx, &report, &e) != 0 ||
-        sp_report_render(&report, &meta, format, &buf, &len, &e) != 0 ||
+        (!markdown && sp_report_render(&report, &meta, format, &buf, &len, &e) != 0) ||
+        (fix && with_plan(&ps, &m.facts, &report, &fix_opts, format, markdown, &buf, &len, &e) != 0) ||
         sp_write_output(out, buf, len, &e) != 0) {
         rc = sp_error_print(&e);
         goto done;

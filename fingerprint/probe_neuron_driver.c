@@ -131,6 +131,28 @@ static int neuron_device_name(const char *s)
     return 1;
 }
 
+/* No class folder: when the PCI bus shows Neuron devices of one known
+ * kind, neuron.core.count is their count times the device table's cores
+ * per device, and the evidence says the driver's folder is missing (the
+ * driver is not loaded, or its sysfs tree was not copied). */
+static int cores_without_class(struct probe_ctx *ctx, int err)
+{
+    const char *count = factset_get(ctx->facts, "neuron.device.count");
+    const char *kind = factset_get(ctx->facts, "neuron.device.kind");
+    if (count == NULL || kind == NULL || strchr(kind, ','))
+        return 0;
+    char *end;
+    unsigned long n = strtoul(count, &end, 10);
+    const struct neuron_kind *k = neuron_kind_by_name(kind);
+    if (*end || n == 0 || n > NEURON_DEVICES_MAX || k == NULL)
+        return 0;
+    char ev[SP_ROOT_PATH_MAX];
+    snprintf(ev, sizeof ev, "device table: %lu x %u cores (%s, from the PCI bus); "
+             CLASS_DIR ": %s", n, k->cores, k->kind,
+             err == ENOENT ? "no such folder" : "not a folder");
+    return factset_setf(ctx->facts, "neuron.core.count", ev, "%lu", n * k->cores);
+}
+
 /* The class folder: device count (when the PCI bus showed none), core count,
  * device names. */
 static int device_class(struct probe_ctx *ctx)
@@ -142,9 +164,11 @@ static int device_class(struct probe_ctx *ctx)
     int names_differ = 0;
 
     if (root_list_dir(ctx->root, CLASS_DIR, &names, &nnames) != 0) {
-        if (errno != ENOENT)
+        if (errno != ENOENT && errno != ENOTDIR) {
             probe_warn_errno(ctx, "neuron.device.count", CLASS_DIR, errno);
-        return 0;
+            return 0;
+        }
+        return cores_without_class(ctx, errno);
     }
     for (size_t i = 0; i < nnames; i++) {
         if (!neuron_device_name(names[i]))

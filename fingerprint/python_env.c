@@ -12,16 +12,28 @@
 
 /* ---------- small helpers ---------- */
 
+#define PY_WARN_DEDUP_WINDOW 256   /* recent warnings a new one is compared with */
+
 static void pwarn(struct probe_ctx *ctx, int flags, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void pwarn(struct probe_ctx *ctx, int flags, const char *fmt, ...)
 {
     if (flags & PY_QUIET)
         return;
+    /* one warning per text: the same interpreter is opened as the workload
+     * and as an environment, and a venv's base again for each venv.  Only
+     * the latest PY_WARN_DEDUP_WINDOW warnings are compared, so that a
+     * flood of warnings stays linear. */
+    char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    factset_vwarn(ctx->facts, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    size_t n = ctx->facts->nwarnings;
+    for (size_t i = n > PY_WARN_DEDUP_WINDOW ? n - PY_WARN_DEDUP_WINDOW : 0; i < n; i++)
+        if (strcmp(ctx->facts->warnings[i], text) == 0)
+            return;
+    factset_warn(ctx->facts, "%s", text);
 }
 
 static void pwarn_errno(struct probe_ctx *ctx, int flags, const char *what,
@@ -351,17 +363,38 @@ static int read_venv_cfg(struct probe_ctx *ctx, int flags, struct py_interp *pi,
     return 0;
 }
 
+/* CPython's prefix landmarks (Modules/getpath.py): the stdlib's os.py, its
+ * os.pyc (a stdlib shipped compiled only), or the zipped stdlib
+ * LIBDIR/python3X.zip (ZIP_LANDMARK), any of the three. */
 static int has_landmark(struct root *r, const char *dir, const char *libdir, int minor)
 {
     char p[SP_ROOT_PATH_MAX];
-    snprintf(p, sizeof p, "%s/%s/python3.%d/os.py", strcmp(dir, "/") ? dir : "", libdir, minor);
+    const char *d = strcmp(dir, "/") ? dir : "";
+    snprintf(p, sizeof p, "%s/%s/python3.%d/os.py", d, libdir, minor);
     if (is_file(r, p))
         return 1;
-    snprintf(p, sizeof p, "%s/%s/python3.%d/os.pyc", strcmp(dir, "/") ? dir : "", libdir, minor);
+    snprintf(p, sizeof p, "%s/%s/python3.%d/os.pyc", d, libdir, minor);
+    if (is_file(r, p))
+        return 1;
+    snprintf(p, sizeof p, "%s/%s/python3%d.zip", d, libdir, minor);
     return is_file(r, p);
 }
 
-/* The stdlib landmark search of getpath.py, limited to the interpreter's
+/* The minor version a stdlib entry of LIBDIR names: "python3.X" (a
+ * folder) or "python3X.zip"; -1 for anything else. */
+static int minor_from_libdir_entry(const char *name)
+{
+    if (strncmp(name, "python3.", 8) == 0)
+        return name[8 + strspn(name + 8, "0123456789")] == '\0' ? minor_from_name(name) : -1;
+    if (strncmp(name, "python3", 7) != 0 || !isdigit((unsigned char)name[7]))
+        return -1;
+    size_t d = strspn(name + 7, "0123456789");
+    if (d > 3 || strcmp(name + 7 + d, ".zip") != 0)
+        return -1;
+    return (int)strtol(name + 7, NULL, 10);
+}
+
+/* The stdlib landmark search of getpath.py (has_landmark), limited to the interpreter's
  * own prefix candidates: START (the folder of the resolved executable, or
  * a venv's `home`) and the folder above it, so PREFIX/bin/python3.X finds
  * PREFIX/lib/python3.X.  It never climbs further: a stdlib higher up
@@ -392,9 +425,8 @@ static int find_stdlib(struct probe_ctx *ctx, int flags, struct py_interp *pi,
                     continue;
                 int found = -1, several = 0;
                 for (size_t i = 0; i < n; i++) {
-                    int m = minor_from_name(names[i]);
-                    if (m >= 0 && names[i][8 + strspn(names[i] + 8, "0123456789")] == '\0' &&
-                        has_landmark(ctx->root, d, libdirs[l], m)) {
+                    int m = minor_from_libdir_entry(names[i]);
+                    if (m >= 0 && has_landmark(ctx->root, d, libdirs[l], m)) {
                         several |= found >= 0 && found != m;
                         found = m;
                     }
@@ -503,6 +535,39 @@ static int file_contains(struct root *r, const char *path, const char *needle, u
 static int scan_file_version(struct probe_ctx *ctx, const char *path, int minor,
                              char *out, size_t outsz, char *evidence, size_t evsz);
 
+/* A venv whose base interpreter's stdlib cannot be found (the base was
+ * removed, or lives where the venv's `home` no longer points): the venv's
+ * own site-packages are still certain (PREFIX/lib/python3.X/site-packages,
+ * site.venv()), with X from the interpreter's name or from pyvenv.cfg's
+ * version / version_info.  Lists them, with one warning; the base's
+ * packages are not read.  0 when done, 1 when the venv's own folder is not
+ * there either (the caller warns as for any interpreter), -1 on ENOMEM. */
+static int venv_own_site(struct probe_ctx *ctx, int flags, struct py_interp *pi,
+                         const char *start)
+{
+    int minor = pi->minor, major = 0, m = -1, from_name = pi->minor >= 0;
+    if (minor < 0 && sscanf(pi->venv_version, "%d.%d", &major, &m) == 2 && major == 3 &&
+        m >= 0 && m < 1000)
+        minor = m;
+    char site[SP_ROOT_PATH_MAX];
+    if (minor < 0 || snprintf(site, sizeof site, "%s/lib/python3.%d/site-packages",
+                              strcmp(pi->prefix, "/") ? pi->prefix : "", minor) >=
+                         (int)sizeof site ||
+        !root_is_dir(ctx->root, site))
+        return 1;
+    pi->minor = minor;
+    copy(pi->base, sizeof pi->base, pi->prefix);
+    snprintf(pi->libdir, sizeof pi->libdir, "lib");
+    pi->stdlib[0] = '\0';
+    char up[SP_ROOT_PATH_MAX];
+    dirname_of(start, up, sizeof up);
+    pwarn(ctx, flags, "python: %s: its base interpreter's stdlib (lib/python3.X/os.py, "
+          "os.pyc or python3X.zip) is not in %s or %s; only the venv's own %s is read, "
+          "Python 3.%d from %s", pi->exe, start, up, site, minor,
+          from_name ? "the interpreter's name" : pi->venv_cfg);
+    return add_site_dir(ctx, flags, pi, site) < 0 ? -1 : 0;
+}
+
 void py_interp_free(struct py_interp *pi)
 {
     for (size_t i = 0; i < pi->ndirs; i++) {
@@ -576,6 +641,11 @@ int py_interp_open(struct probe_ctx *ctx, const char *exe, const char *how,
          * base, look beside the resolved binary instead */
         dirname_of(pi->real, start, sizeof start);
         found = find_stdlib(ctx, sflags, pi, start);
+    }
+    if (found == 1 && pi->venv && major != 2) {
+        int own = venv_own_site(ctx, flags, pi, start);
+        if (own <= 0)
+            return own;
     }
     if (found != 0) {
         char up[SP_ROOT_PATH_MAX];

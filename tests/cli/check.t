@@ -167,3 +167,17 @@ $ stackprint check -p tests/fixtures/policies/neuron-native-backend.yaml $T/esc.
 ? 1
 >~ trn1\\x1b\]0;pwned\\x07 +one of trn2, trn3 +violated
 >! \x1b
+
+### >V excludes a local version only when its public version is V (PEP 440)
+# tests/fixtures/cases/pep440-gt-local: 1.0.post2+local > 1.0.post1,
+# 4.1.0a2.dev1235+local > 4.1.0a2.dev1234 and 2.1.0+cu121 > 2.1.0rc1 hold
+# (their public versions differ from V); 1.0+local is a local version of
+# 1.0, which >1.0 excludes.  Debian's packaging 23.0 refuses all four
+# (tests/oracle/pep440_oracle.py lists them as its known divergences).
+$ stackprint check -p tests/fixtures/cases/pep440-gt-local/policy.yaml tests/fixtures/cases/pep440-gt-local/manifest.json
+? 1
+>~ require +pip\.a +1\.0\.post2\+local +>1\.0\.post1 +ok$
+>~ require +pip\.b +4\.1\.0a2\.dev1235\+local +>4\.1\.0a2\.dev1234 +ok$
+>~ require +pip\.c +1\.0\+local +>1\.0 +violated$
+>~ require +pip\.d +2\.1\.0\+cu121 +>2\.1\.0rc1 +ok$
+>~ 3 ok, 1 violated

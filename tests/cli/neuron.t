@@ -22,7 +22,7 @@ $ stackprint check --policy policies/ tests/fixtures/manifests/neuron-trn2-nativ
 >~ ^neuron-one-release +one-release +neuron.sdk.release +2.32.0 +not mixed +ok$
 >~ ^neuron-driver-runtime +driver-2.29-needs-runtime-2.33 +neuron.sdk.runtime_version +2.34.10.0 +>=2.33 +ok$
 >~ ^neuron-driver-runtime +runtime-2.32-needs-driver-2.27 +neuron.sdk.driver_version +2.30.2.0 +>=2.27 +ok$
->~ ^neuron-driver-runtime +trn2-needs-driver-2.22 +neuron.sdk.driver_version +2.30.2.0 +>=2.22 +ok$
+>~ ^neuron-driver-runtime +trn2-needs-driver-2.19 +neuron.sdk.driver_version +2.30.2.0 +>=2.19 +ok$
 >~ ^neuron-compiler-runtime +compiler-not-newer-than-runtime +neuron.sdk.compiler_release +2.32.0 +<=\$\{neuron.sdk.runtime_release\} \(<=2.32.0\) +ok$
 >~ ^neuron-python-window +python-in-release-window +python.version +3.11.13 +first 2 in \$\{neuron.sdk.python\} \(3.11,3.12,3.13\) +ok$
 >~ ^neuron-framework-instance +release-supports-instance-family +host.instance_family +trn2 +in \$\{neuron.sdk.instances\} \(trn2,trn3\) +ok$
@@ -91,7 +91,7 @@ $ /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[
 ### torch-neuron 1.13.1.2.6.6.0 with torch 2.0.1+cu117: torch must be 1.13.1
 $ stackprint check --policy policies/ tests/fixtures/manifests/neuron-torch-neuron-cu117.yaml
 ? 1
->~ ^neuron-torch-agreement +torch-neuron-needs-torch-1.13.1 +pip.torch +2.0.1\+cu117 +==\$\{pip.torch-neuron:3\} \(==1.13.1\) +violated$
+>~ ^neuron-torch-agreement +torch-neuron-matches-torch +pip.torch +2.0.1\+cu117 +==\$\{pip.torch-neuron:3\} \(==1.13.1\) +violated$
 >~ ^neuron-framework-instance +torch-neuron-only-on-inf1 +host.instance_family +inf1 +inf1 +ok$
 
 ### legacy aws-neuron-tools next to aws-neuronx-runtime-lib
@@ -148,7 +148,7 @@ $ stackprint check --policy policies/ tests/fixtures/manifests/neuron-inf1-torch
 $ stackprint check --policy policies/ tests/fixtures/manifests/trn1-native.json
 ? 1
 >~ ^neuron-framework-instance +torch-neuron-only-on-inf1 +host.instance_family +trn1 +inf1 +violated$
->~ ^neuron-torch-agreement +torch-neuron-needs-torch-1.13.1 +pip.torch +2.9.0\+cu121 +==\$\{pip.torch-neuron:3\} \(==1.13.1\) +violated$
+>~ ^neuron-torch-agreement +torch-neuron-matches-torch +pip.torch +2.9.0\+cu121 +==\$\{pip.torch-neuron:3\} \(==1.13.1\) +violated$
 
 ### the XLA path with the runtime of 2.32, which carries none
 $ stackprint check --policy policies/ tests/fixtures/manifests/neuron-xla-on-2.32-runtime.yaml
@@ -165,3 +165,59 @@ $ /usr/bin/python3 tests/sh/check_sarif.py $T/s.json
 >~ j.xml validates$
 >~ ^ok - sarif 2.1.0 required fields
 >! fails|error
+
+### Neuron's yum spelling (the build hash after '_' in the rpm VERSION) reads as the deb one
+# tests/fixtures/cases/rpm-neuron-yum-spelling: the 2.19 set from Amazon Linux
+# 2 (huggingface/optimum-neuron#658), and the same versions in the deb
+# spelling: the SDK's table lists runtime-lib 2.21.41.0 and collectives
+# 2.21.46.0 in 2.19.0 and 2.19.1 only, so both give the 2.19 line, the same
+# candidates, and the runtime version without the hash.
+$ d=tests/fixtures/cases/rpm-neuron-yum-spelling
+$ for m in manifest.json manifest-deb-control.json; do stackprint check -p policies/ -f json $d/$m | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin)["neuron_sdk"]; print("sdk", s["release"], ",".join(s["candidates"]), s["odd"], [c["releases"] for c in s["components"] if c["releases"] != ["2.19.0", "2.19.1"]])'; done | uniq -c
+$ stackprint check -p policies/ $d/manifest.json; echo "exit $?"
+>~ ^ +2 sdk 2\.19 2\.19\.0,2\.19\.1 \[\] \[\]$
+>~ ^neuron-driver-runtime +driver-2.29-needs-runtime-2.33 +neuron.sdk.runtime_version +2.21.41.0 +>=2.33 +not applicable$
+>~ ^neuron-one-release +one-release +neuron.sdk.release +2.19 +not mixed +ok$
+>! _fb1705f5f +
+>~ ^exit 0$
+
+### the yum spelling with a neuronx-cc of Neuron 2.20: the compiler is newer than the runtime, and the odd one out
+$ stackprint check -p policies/ tests/fixtures/cases/rpm-neuron-yum-spelling/manifest-rpm-newer-cc.json
+? 1
+>~ ^neuron-compiler-runtime +compiler-not-newer-than-runtime +neuron.sdk.compiler_release +2.20.0 +<=\$\{neuron.sdk.runtime_release\} \(<=2.19.1\) +violated$
+>~ ^neuron-one-release +one-release +neuron.sdk.odd +pip.neuronx-cc +not present +violated$
+>~ ^rpm.aws-neuronx-runtime-lib +2.21.41.0_fb1705f5f-1 +2.19.0,2.19.1$
+
+### the 2.21.0 set on trn2 passes: the release table is the authority
+# tests/fixtures/cases/trn2-neuron-2.21 (huggingface/optimum-neuron#754: 2.21
+# is the first SDK for trn2): every component is the table's 2.21.0 row.
+# The table lists aws-neuronx-dkms 2.19.64.0 for trn2 there, so the driver
+# bound for trn2 is 2.19 (a prose "2.22" loses to the table); libneuronxla
+# 2.1.681.0 lists trn1,inf2 only, but as a helper library its row does not
+# veto trn2, which torch-neuronx 2.5.1.2.4.0 and neuronx-cc list.
+$ stackprint check --policy policies/ tests/fixtures/cases/trn2-neuron-2.21/manifest.json
+? 0
+>~ ^neuron-one-release +one-release +neuron.sdk.release +2.21.0 +not mixed +ok$
+>~ ^neuron-driver-runtime +trn2-needs-driver-2.19 +neuron.sdk.driver_version +2.19.64.0 +>=2.19 +ok$
+>~ ^neuron-framework-instance +release-supports-instance-family +host.instance_family +trn2 +in \$\{neuron.sdk.instances\} \(inf2,trn1,trn2\) +ok$
+>~ 0 violated, 0 missing, 0 invalid, .*check passed$
+
+### a driver older than the table's first for trn2 or trn3 fails
+$ sed -e 's/"neuron.driver.version": "2.19.64.0"/"neuron.driver.version": "2.18.20.0"/' tests/fixtures/cases/trn2-neuron-2.21/manifest.json > $T/old.json
+$ sed -e 's/"trn2"/"trn3"/; s/"neuron.driver.version": "2.19.64.0"/"neuron.driver.version": "2.26.10.0"/' tests/fixtures/cases/trn2-neuron-2.21/manifest.json > $T/trn3.json
+$ tests/restamp $T/old.json; tests/restamp $T/trn3.json
+$ stackprint check --policy policies/ $T/old.json | grep "needs-driver.*violated"
+$ stackprint check --policy policies/ $T/trn3.json | grep "needs-driver.*violated"
+>~ ^neuron-driver-runtime +trn2-needs-driver-2.19 +neuron.sdk.driver_version +2.18.20.0 +>=2.19 +violated$
+>~ ^neuron-driver-runtime +trn3-needs-driver-2.27 +neuron.sdk.driver_version +2.26.10.0 +>=2.27 +violated$
+
+### check --fix reads the yum spelling too: the runtime library file follows its rpm package
+# the handed 2.19 set plus libnrt.so.2.21.41.0 (neuron.runtime.version): the
+# file's version is the package's upstream 2.21.41.0 once the "_fb1705f5f"
+# build hash is dropped, so the plan moves it with the package
+$ sed 's/"host.cloud": "aws",/"host.cloud": "aws", "neuron.runtime.version": "2.21.41.0",/' tests/fixtures/cases/rpm-neuron-yum-spelling/manifest.json > $T/m.json
+$ tests/restamp $T/m.json
+$ stackprint check --fix --target-release 2.32.0 --policy policies/ $T/m.json
+>~ ^neuron.runtime.version +2.21.41.0 +2.34.10.0
+>~ ^rpm.aws-neuronx-runtime-lib +2.21.41.0_fb1705f5f-1 +2.34.10.0$
+>~ dnf install -y 'aws-neuronx-collectives-2.34.10.0\*' 'aws-neuronx-runtime-lib-2.34.10.0\*'

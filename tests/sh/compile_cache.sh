@@ -90,6 +90,19 @@ check "trn1 on trn2: other_targets" [ "$(fact "$TMPDIR/trn1.json" neuron.cache.o
 check "trn1 on trn2: check exit 1" [ $? -eq 1 ]
 check "trn1 on trn2: names the rule" grep -Eq 'cache-targets-match-instance +neuron.cache.other_targets +trn1 .*violated$' "$TMPDIR/report"
 
+# 3b. NEFFs from a compiler newer than the runtime: the trn1-xla root runs
+# runtime-lib 2.28.23.0 (Neuron 2.26.x in the table); neuronx-cc 2.27.5334.0
+# first ships in 2.32.0, so its NEFFs cannot load there (aws-neuron-sdk#820)
+R=$TMPDIR/newer
+rm -rf "$R"
+cp -a tests/fixtures/roots/trn1-xla "$R"
+module "$R" 2.27.5334.0 MODULE_1+abcd0001 trn1
+probe_json "$R" "$TMPDIR/newer.json"
+"$STACKPRINT" check --policy policies/ "$TMPDIR/newer.json" >"$TMPDIR/report" 2>&1
+check "newer compiler: check exit 1" [ $? -eq 1 ]
+check "newer compiler: the rule names 2.32.0 against the runtime's release" \
+    grep -Eq 'cache-compiler-not-newer-than-runtime +neuron.sdk.cache_compiler_release +2.32.0 +<=\$\{neuron.sdk.runtime_release\} \(<=2.26.1\) +violated$' "$TMPDIR/report"
+
 # 4. an empty cache, a cache that is a file, flags that are not a list
 root empty
 mkdir -p "$R$CC"

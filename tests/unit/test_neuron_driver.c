@@ -1,6 +1,6 @@
 /* tests/unit/test_neuron_driver.c: the neuron-driver probe.  Core counts
  * when core_count is readable, and the fallback to the device table when it
- * is not.  The tests run as root, which reads a mode-0400 or chmod-000 file
+ * is not or the driver's class folder is missing.  The tests run as root, which reads a mode-0400 or chmod-000 file
  * anyway, so "permission denied" is produced the way the probe meets it:
  * through the root abstraction, by a root whose read_file answers EACCES for
  * core_count files (the same errno a non-root open(2) gets); the CLI case
@@ -123,6 +123,30 @@ static void missing_core_count(void **state)
     pt_close(&t);
 }
 
+/* No driver class folder (driver not loaded, or its sysfs not copied):
+ * the PCI bus's devices of a known kind still give the core count, from the
+ * device table, and the evidence says why; an unknown kind gives none. */
+static void no_class_folder(void **state)
+{
+    struct pt t;
+    pt_tmp(&t, "trn1-xla");
+    pt_sh(&t, "rm -rf \"$D/sys/class/neuron_device\"");
+    run(&t);
+    assert_fact(&t.fs, "neuron.device.count", "16");
+    assert_fact(&t.fs, "neuron.core.count", "32");
+    const struct fact *f = factset_find(&t.fs, "neuron.core.count");
+    assert_non_null(f);
+    assert_string_equal(f->evidence, "device table: 16 x 2 cores (trainium, from the PCI bus); "
+                        "/sys/class/neuron_device: no such folder");
+    pt_close(&t);
+
+    pt_tmp(&t, "trn1-xla");
+    pt_sh(&t, "rm -rf \"$D/sys/class/neuron_device\" \"$D/sys/bus/pci\"");
+    run(&t);
+    assert_no_fact(&t.fs, "neuron.core.count");
+    pt_close(&t);
+}
+
 static void bad_input(void **state)
 {
     struct pt t;
@@ -217,6 +241,7 @@ int main(void)
         cmocka_unit_test(fixtures),
         cmocka_unit_test(core_count_permission_denied),
         cmocka_unit_test(missing_core_count),
+        cmocka_unit_test(no_class_folder),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(class_without_bus_and_dkms_order),
         cmocka_unit_test(bounds),

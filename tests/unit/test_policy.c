@@ -79,7 +79,7 @@ static void load_errors(void **state)
         { "policy: a\nrules:\n  - name: r\n    severity: fatal\n    require: {k: present}\n",
           "p.yaml:4:15: severity must be error or warning, not 'fatal'" },
         { "policy: a\nrules:\n  - name: r\n    require: {k: present}\n    level: x\n",
-          "p.yaml:5:5: unknown key 'level' in a rule (expected name, when, require, forbid, severity, message)" },
+          "p.yaml:5:5: unknown key 'level' in a rule (expected name, when, require, forbid, severity, message, source)" },
         { "policy: a\nrules:\n  - name: r\n    when: {k: present}\n", "p.yaml:3:5: rule 'r' requires and forbids nothing" },
         { "policy: a\nrules:\n  - name: r\n    require: {k: present}\n  - name: r\n    forbid: {k: absent}\n",
           "p.yaml:5:11: two rules named 'r'" },
@@ -89,6 +89,8 @@ static void load_errors(void **state)
           "p.yaml:3:11: rule name 'when' is reserved for the policy's own when" },
         { "policy: a\nrules:\n  - name: r\n    message: [x]\n    require: {k: present}\n",
           "p.yaml:4:14: message must be a text, not a list" },
+        { "policy: a\nrules:\n  - name: r\n    source: {x: 1}\n    require: {k: present}\n",
+          "p.yaml:4:13: source must be a text, not a mapping" },
         { "{policy: a, require: {k: present}, x: 1}\n",
           "p.yaml:1:36: unknown key 'x' in a policy (expected policy, description, source, when, require, forbid, rules)" },
     };
@@ -248,6 +250,7 @@ static const char policy_text[] =
     "  - name: soft\n"
     "    severity: warning\n"
     "    message: a warning\n"
+    "    source: where the constant comes from\n"   /* read, never shown */
     "    require: {host.instance_family: trn3}\n"  /* violated, warning */
     "  - name: undecided\n"
     "    when: {neuron.driver.version: \">=2\"}\n" /* invalid condition */

@@ -962,6 +962,80 @@ static void not_an_interpreter(void **state)
     free(t);
 }
 
+/* CPython's three prefix landmarks (Modules/getpath.py): os.py, os.pyc
+ * alone, or the zipped stdlib lib/python3X.zip; and a venv whose base
+ * interpreter's stdlib is gone still lists its own site-packages, with the
+ * version from pyvenv.cfg and one warning. */
+static void unusual_stdlib(void **state)
+{
+    char *t = fx_tmpdir("stdlib");
+    struct factset fs;
+    /* zipped stdlib: the minor from the name, or from python3X.zip alone */
+    fx_write(t, "/opt/zp/bin/python3.12", "\x7f" "ELF\0" "3.12.4\0", 12);
+    fx_write(t, "/opt/zp/lib/python312.zip", "PK\5\6", 4);
+    fx_dist(t, "/opt/zp/lib/python3.12/site-packages", "six-1.16.0.dist-info", "six", "1.16.0");
+    fx_write(t, "/opt/zq/bin/python3", "\x7f" "ELF\0" "3.13.1\0", 12);
+    fx_write(t, "/opt/zq/lib/python313.zip", "PK\5\6", 4);
+    fx_dist(t, "/opt/zq/lib/python3.13/site-packages", "six-1.17.0.dist-info", "six", "1.17.0");
+    /* a stdlib shipped compiled only */
+    fx_write(t, "/opt/pc/bin/python3.11", "\x7f" "ELF\0" "3.11.9\0", 12);
+    fx_write(t, "/opt/pc/lib/python3.11/os.pyc", "", 0);
+    fx_dist(t, "/opt/pc/lib/python3.11/site-packages", "six-1.15.0.dist-info", "six", "1.15.0");
+    static const char *const cases[][3] = {
+        { "/opt/zp/bin/python3.12", "3.12.4", "1.16.0" },
+        { "/opt/zq/bin/python3", "3.13.1", "1.17.0" },
+        { "/opt/pc/bin/python3.11", "3.11.9", "1.15.0" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        factset_init(&fs);
+        fx_probe(t, cases[i][0], NULL, &fs);
+        assert_fact(&fs, "python.version", cases[i][1]);
+        assert_fact(&fs, "pip.six", cases[i][2]);
+        factset_free(&fs);
+    }
+
+    /* a venv whose base (home = /opt/gone/bin) lost its stdlib: the venv's
+     * own site-packages, Python 3.11.7 from version_info, one warning
+     * although the workload, the environment list and torch all open it */
+    fx_write(t, "/opt/gone/bin/python3", "\x7f" "ELF\0" "3.11.7\0", 12);
+    fx_write(t, "/opt/aws_neuronx_venv_x/pyvenv.cfg",
+             "home = /opt/gone/bin\nversion_info = 3.11.7.final.0\n", -1);
+    fx_link(t, "/opt/aws_neuronx_venv_x/bin/python3", "/opt/gone/bin/python3");
+    fx_dist(t, "/opt/aws_neuronx_venv_x/lib/python3.11/site-packages", "torch-2.9.0.dist-info",
+            "torch", "2.9.0");
+    factset_init(&fs);
+    fx_probe(t, "/opt/aws_neuronx_venv_x/bin/python3", NULL, &fs);
+    assert_fact(&fs, "pip.torch", "2.9.0");
+    assert_fact(&fs, "python.version", "3.11.7");
+    size_t n = 0;
+    for (size_t i = 0; i < fs.nwarnings; i++)
+        n += strstr(fs.warnings[i], "its base interpreter's stdlib") != NULL;
+    assert_int_equal(n, 1);
+    assert_warning(&fs, "python: /opt/aws_neuronx_venv_x/bin/python3: its base interpreter's "
+                   "stdlib (lib/python3.X/os.py, os.pyc or python3X.zip) is not in /opt/gone/bin "
+                   "or /opt/gone; only the venv's own "
+                   "/opt/aws_neuronx_venv_x/lib/python3.11/site-packages is read, Python 3.11 "
+                   "from /opt/aws_neuronx_venv_x/pyvenv.cfg");
+    factset_free(&fs);
+    fx_rmrf(t);
+    free(t);
+
+    /* the system interpreter without a stdlib is opened as the workload and
+     * as an environment: one warning, not two */
+    t = fx_tmpdir("stdlib2");
+    fx_write(t, "/usr/bin/python3.11", "\x7f" "ELF\0" "3.11.2\0", 12);
+    fx_link(t, "/usr/bin/python3", "python3.11");
+    factset_init(&fs);
+    fx_probe(t, NULL, NULL, &fs);
+    n = 0;
+    for (size_t i = 0; i < fs.nwarnings; i++)
+        n += strstr(fs.warnings[i], "/usr/bin/python3: no lib/python3.X/os.py found") != NULL;
+    assert_int_equal(n, 1);
+    factset_free(&fs);
+    fx_rmrf(t);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -975,6 +1049,7 @@ int main(void)
         cmocka_unit_test(deterministic),
         cmocka_unit_test(no_python),
         cmocka_unit_test(not_an_interpreter),
+        cmocka_unit_test(unusual_stdlib),
         cmocka_unit_test(live_choice),
         cmocka_unit_test(sys_path_order),
         cmocka_unit_test(version_scan),

@@ -46,6 +46,22 @@ static void version_matching(void **state)
     assert_true(catalog_version_matches("14.09.x", "14.09.3", 'n'));
     assert_false(catalog_version_matches("14.09.x", "14.10.3", 'n'));
     assert_false(catalog_version_matches("2.1", "2.1.0", 'n'));
+    /* Neuron's yum spelling: the build hash after '_' in the rpm VERSION */
+    assert_true(catalog_version_matches("2.21.41.0", "2.21.41.0_fb1705f5f-1", 'd'));
+    assert_true(catalog_version_matches("2.21.41.0", "1:2.21.41.0_fb1705f5f-1", 'd'));
+    assert_true(catalog_version_matches("2.21.46.0", "2.21.46.0_69b77134b-1.amzn2023", 'd'));
+    assert_false(catalog_version_matches("2.21.41.0", "2.21.41.1_fb1705f5f-1", 'd'));
+    /* only '_' and hex digits to the end is a hash */
+    assert_false(catalog_version_matches("2.21.41.0", "2.21.41.0_rc1-1", 'd'));
+    assert_false(catalog_version_matches("2.21.41.0", "2.21.41.0_-1", 'd'));
+    size_t n;
+    const char *u = catalog_upstream("3:2.21.41.0_fb1705f5f-1", &n);
+    assert_int_equal(n, 9);
+    assert_memory_equal(u, "2.21.41.0", 9);
+    u = catalog_upstream("_abc", &n);
+    assert_int_equal(n, 4);
+    u = catalog_upstream("", &n);
+    assert_int_equal(n, 0);
 }
 
 /* From the release table: collectives 2.19.7.0, dkms 2.15.9.0, oci-hook 2.2.45.0,
@@ -179,6 +195,41 @@ static void runtime_and_driver_versions(void **state)
     assert_fact(&fs, "neuron.sdk.runtime_version", "2.28.23.0");
     assert_fact(&fs, "neuron.sdk.driver_version", "2.24.7.0");
     factset_free(&fs);
+    /* the yum spelling: the derived versions never keep the hash */
+    static const char *const yum[] = {
+        "rpm.aws-neuronx-runtime-lib", "2.21.41.0_fb1705f5f-1", "rpm.aws-neuronx-dkms", "2.17.17.0_0a1b2c3-dkms",
+        "rpm.aws-neuronx-collectives", "2.21.46.0_69b77134b-1", "rpm.aws-neuronx-tools", "2.18.3.0-1", NULL,
+    };
+    infer(&fs, yum);
+    assert_fact(&fs, "neuron.sdk.runtime_version", "2.21.41.0");
+    assert_fact(&fs, "neuron.sdk.driver_version", "2.17.17.0");
+    assert_fact(&fs, "neuron.sdk.release", "2.19");
+    assert_fact(&fs, "neuron.sdk.candidates", "2.19.0,2.19.1");
+    assert_fact(&fs, "neuron.sdk.runtime_release", "2.19.1");
+    assert_null(factset_get(&fs, "neuron.sdk.uncatalogued"));
+    factset_free(&fs);
+}
+
+/* The 2.21.0 rows: libneuronxla 2.1.681.0 lists trn1,inf2, torch-neuronx
+ * 2.5.1.2.4.0 and neuronx-cc 2.16.345.0 list trn1,inf2,trn2.  A helper
+ * library's row never narrows the instance families; its Python list does. */
+static void helper_rows_do_not_veto(void **state)
+{
+    static const char *const kv[] = {
+        "pip.libneuronxla", "2.1.681.0", "pip.torch-neuronx", "2.5.1.2.4.0",
+        "pip.neuronx-cc", "2.16.345.0", NULL,
+    };
+    static const char *const alone[] = { "pip.libneuronxla", "2.1.681.0", NULL };
+    struct factset fs;
+    infer(&fs, kv);
+    assert_fact(&fs, "neuron.sdk.release", "2.21.0");   /* 2.21.1 ships libneuronxla 2.1.714.0 */
+    assert_fact(&fs, "neuron.sdk.instances", "inf2,trn1,trn2");
+    assert_fact(&fs, "neuron.sdk.python", "3.8,3.9,3.10,3.11");
+    factset_free(&fs);
+    infer(&fs, alone);
+    assert_null(factset_get(&fs, "neuron.sdk.instances"));
+    assert_non_null(factset_get(&fs, "neuron.sdk.python"));
+    factset_free(&fs);
 }
 
 static void names(void **state)
@@ -249,6 +300,7 @@ int main(void)
         cmocka_unit_test(no_neuron),
         cmocka_unit_test(uncatalogued),
         cmocka_unit_test(runtime_and_driver_versions),
+        cmocka_unit_test(helper_rows_do_not_veto),
         cmocka_unit_test(names),
         cmocka_unit_test(catalog_errors),
     };

@@ -55,6 +55,12 @@ static void pep440_spec_examples(void **state)
         { ">1.7.post2", "1.7.0.post3", 1 }, { ">1.7", "1.7+local", 0 }, { "<1.7", "1.7.0rc1", 0 },
         { "<1.7", "1.6.9rc1", 1 }, { "<1.7rc2", "1.7rc1", 1 }, { "<=1.7", "1.7+local", 1 },
         { ">=1.7", "1.7+local", 1 },
+        /* >V excludes a local version only when its public part is V
+         * (PEP 440; pypa/packaging#810) */
+        { ">1.0.post1", "1.0.post2+local", 1 }, { ">1.0.post1", "1.0.post1+local", 0 },
+        { ">4.1.0a2.dev1234", "4.1.0a2.dev1235+local", 1 },
+        { ">4.1.0a2.dev1234", "4.1.0a2.dev1234+local", 0 }, { ">1.0", "1.0+local", 0 },
+        { ">2.1.0rc1", "2.1.0+cu121", 1 }, { ">1.0", "1.0.1+local", 1 },
         /* === is a text match on the normal form */
         { "===2.9.0", "v2.9.0", 1 }, { "===2.9", "2.9.0", 0 }, { "===foobar", "1.0", 0 },
         /* sets: all must hold */
