@@ -12,18 +12,55 @@
 #include "evaluate.h"
 #include "version.h"
 
-enum { G_LEGACY, G_DRIVER, G_RUNTIME, G_TOOLS, G_PIP_REMOVE, G_PIP, G_GROUPS };
+enum { G_LEGACY, G_DRIVER, G_RELOAD, G_RUNTIME, G_TOOLS, G_PIP_REMOVE, G_PIP, G_GROUPS };
 
 static const char *const legacy_packages[] = {
     "aws-neuron-dkms", "aws-neuron-tools", "aws-neuron-runtime", "aws-neuron-runtime-base",
 };
+
+/* S as one shell word: as it is when it holds only letters, digits and
+ * _./=+:@%,- (nothing a shell expands), else single-quoted with each '
+ * written '\\'' (POSIX sh, "Single-Quotes"); malloc'd; NULL when S holds a control character (a
+ * newline or an escape sequence has no place in a command to copy) or
+ * when out of memory (ERRNO says which: EINVAL or ENOMEM). */
+static char *shell_word(const char *s)
+{
+    size_t n = 3;
+    int plain = *s != '\0';   /* only characters no shell treats specially */
+    for (const char *p = s; *p; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+            errno = EINVAL;
+            return NULL;
+        }
+        n += *p == '\'' ? 4 : 1;
+        plain &= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                 strchr("_./=+:@%,-", *p) != NULL;
+    }
+    if (plain)
+        return strdup(s);
+    char *out = malloc(n), *o = out;
+    if (out == NULL)
+        return NULL;
+    *o++ = '\'';
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') {
+            memcpy(o, "'\\''", 4);
+            o += 4;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o++ = '\'';
+    *o = '\0';
+    return out;
+}
 
 /* The context every plan of one manifest shares. */
 struct fixctx {
     const struct catalog *cat;
     const struct factset *facts;
     const struct sp_fix_opts *opts;
-    const char *python;       /* the workload interpreter, for pip */
+    char *python;             /* the workload interpreter as a shell word, for pip */
     const char *family;       /* host.instance_family, or NULL */
     const char *backend;      /* torch.backend, or NULL */
     char sys;                 /* 'd' (deb facts), 'r' (rpm facts) or 0 */
@@ -137,16 +174,53 @@ static const struct catalog_package *choose(const struct fixctx *x, const struct
 }
 
 
-/* A system package step: install NAME at VERSION (or remove it). */
+/* 1 when installing TARGET (a version the table lists) over INSTALLED (a
+ * deb or rpm version) goes down: their upstream parts (catalog_upstream)
+ * compared as dotted numbers. */
+static int downgrade(const char *installed, const char *target)
+{
+    size_t n;
+    const char *u = catalog_upstream(installed, &n);
+    char up[128];
+    struct sp_error ignored;
+    snprintf(up, sizeof up, "%.*s", (int)(n < sizeof up ? n : sizeof up - 1), u);
+    struct sp_version *a = sp_version_parse(&sp_scheme_dotted, up, &ignored);
+    struct sp_version *b = sp_version_parse(&sp_scheme_dotted, target, &ignored);
+    int down = a && b && sp_version_compare(b, a, SP_CMP_FULL) < 0;
+    sp_version_free(a);
+    sp_version_free(b);
+    return down;
+}
+
+/* A system package step: install NAME at VERSION (or remove it), the
+ * package and its version pinned in one quoted word; a downgrade says so,
+ * as apt-get and dnf require. */
 static int sys_step(struct sp_fix_plan *p, int group, char sys, const char *key, const char *name,
                     const char *installed, const char *version)
 {
+    char *arg = NULL, *word = NULL;
+    int rc;
     if (version == NULL)
-        return add_step(p, group, key, installed, NULL, "%s %s",
-                        sys == 'r' ? "dnf remove -y" : "apt-get remove -y", name);
-    if (sys == 'r')
-        return add_step(p, group, key, installed, version, "dnf install -y '%s-%s*'", name, version);
-    return add_step(p, group, key, installed, version, "apt-get install -y '%s=%s*'", name, version);
+        arg = strdup(name);
+    else if (asprintf(&arg, sys == 'r' ? "%s-%s*" : "%s=%s*", name, version) < 0)
+        arg = NULL;
+    if (arg == NULL || (word = shell_word(arg)) == NULL) {
+        free(arg);
+        return -1;
+    }
+    int down = version && installed && downgrade(installed, version);
+    if (version == NULL)
+        rc = add_step(p, group, key, installed, NULL, "%s %s",
+                      sys == 'r' ? "dnf remove -y" : "apt-get remove -y", word);
+    else if (sys == 'r')
+        rc = add_step(p, group, key, installed, version, "%s %s",
+                      down ? "dnf downgrade -y" : "dnf install -y", word);
+    else
+        rc = add_step(p, group, key, installed, version, "%s %s",
+                      down ? "apt-get install -y --allow-downgrades" : "apt-get install -y", word);
+    free(arg);
+    free(word);
+    return rc;
 }
 
 /* A library file's version (libnrt.so.V) follows its package: when it
@@ -260,13 +334,25 @@ static int system_steps(const struct fixctx *x, const struct catalog_release *r,
                           "aws-neuronx-dkms", NULL, dkms_target);
         const char *built = factset_get(fs, "neuron.driver.dkms");
         if (rc == 0 && built && strcmp(built, dkms_target) != 0)
-            rc = add_step(p, G_DRIVER, "neuron.driver.dkms", built, dkms_target,
+            rc = add_step(p, G_RELOAD, "neuron.driver.dkms", built, dkms_target,
                           "(DKMS builds the module with aws-neuronx-dkms %s)", dkms_target);
         if (rc == 0 && loaded && strcmp(loaded, dkms_target) != 0)
-            rc = add_step(p, G_DRIVER, "neuron.driver.version", loaded, dkms_target,
+            rc = add_step(p, G_RELOAD, "neuron.driver.version", loaded, dkms_target,
                           "modprobe -r neuron && modprobe neuron   # reload the driver: stop "
                           "every Neuron workload first");
     }
+    return rc;
+}
+
+/* A pip step: PYTHON -m pip VERB WORD, WORD being ARG quoted. */
+static int pip_step(struct sp_fix_plan *p, int group, const struct fixctx *x, const char *key,
+                    const char *installed, const char *target, const char *verb, const char *arg)
+{
+    char *word = shell_word(arg);
+    if (word == NULL)
+        return -1;
+    int rc = add_step(p, group, key, installed, target, "%s -m pip %s %s", x->python, verb, word);
+    free(word);
     return rc;
 }
 
@@ -291,8 +377,7 @@ static int python_steps(const struct fixctx *x, const struct catalog_release *r,
         int x_only = strcmp(name, "torch-neuronx") == 0 || strcmp(name, "neuronx-cc") == 0 ||
                      strcmp(name, "libneuronxla") == 0 || strcmp(name, "torch-xla") == 0;
         if (x->family && ((inf1_only && !inf1) || (x_only && inf1))) {
-            rc = add_step(p, G_PIP_REMOVE, f->key, f->value, NULL, "%s -m pip uninstall -y %s",
-                          x->python, name);
+            rc = pip_step(p, G_PIP_REMOVE, x, f->key, f->value, NULL, "uninstall -y", name);
             removed_plugin |= strcmp(name, "torch-neuronx") == 0 || strcmp(name, "torch-neuron") == 0;
             continue;
         }
@@ -307,8 +392,9 @@ static int python_steps(const struct fixctx *x, const struct catalog_release *r,
             leading(want->version, 3, torch_target, sizeof torch_target);
         if (catalog_version_matches(want->version, f->value, 'p'))
             continue;
-        rc = add_step(p, G_PIP, f->key, f->value, want->version, "%s -m pip install '%s==%s'",
-                      x->python, name, want->version);
+        char arg[SP_FACT_KEY_MAX + 300];
+        snprintf(arg, sizeof arg, "%s==%s", name, want->version);
+        rc = pip_step(p, G_PIP, x, f->key, f->value, want->version, "install", arg);
     }
     /* the backend path follows the plugin that is left (the torch probe's
      * rule: torch-neuron alone is neuron-inf1, neither is none) */
@@ -321,9 +407,11 @@ static int python_steps(const struct fixctx *x, const struct catalog_release *r,
     }
     char now[64];
     leading(torch, 3, now, sizeof now);
-    if (rc == 0 && !native && torch && torch_target[0] && strcmp(now, torch_target) != 0)
-        rc = add_step(p, G_PIP, "pip.torch", torch, torch_target, "%s -m pip install 'torch==%s'",
-                      x->python, torch_target);
+    if (rc == 0 && !native && torch && torch_target[0] && strcmp(now, torch_target) != 0) {
+        char arg[100];
+        snprintf(arg, sizeof arg, "torch==%s", torch_target);
+        rc = pip_step(p, G_PIP, x, "pip.torch", torch, torch_target, "install", arg);
+    }
     return rc;
 }
 
@@ -437,13 +525,14 @@ static int has_package(const struct catalog_release *r, const char *pep503)
 static int set_reason(struct sp_fix_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int set_reason(struct sp_fix_plan *p, const char *fmt, ...)
 {
-    free(p->reason);
+    /* format first: an argument may be the old reason itself */
+    char *reason;
     va_list ap;
     va_start(ap, fmt);
-    int r = vasprintf(&p->reason, fmt, ap);
+    int r = vasprintf(&reason, fmt, ap);
     va_end(ap);
-    if (r < 0)
-        p->reason = NULL;
+    free(p->reason);
+    p->reason = r < 0 ? NULL : reason;
     return r < 0 ? -1 : 0;
 }
 
@@ -497,6 +586,9 @@ static int why_none(const struct sp_policy_set *ps, const struct fixctx *x, stru
     return r == 0 ? 0 : sp_fail(e, SP_EXIT_INPUT, "check --fix: %s", strerror(ENOMEM));
 }
 
+static int build(const struct sp_policy_set *ps, const struct factset *facts,
+                 struct fixctx *xp, struct sp_fix_plan *plan, struct sp_error *e);
+
 int sp_fix_build(const struct sp_policy_set *ps, const struct factset *facts,
                  const struct sp_fix_opts *opts, struct sp_fix_plan *plan, struct sp_error *e)
 {
@@ -506,12 +598,35 @@ int sp_fix_build(const struct sp_policy_set *ps, const struct factset *facts,
                        "(--policy policies/, or the catalog file)");
     struct fixctx x = {
         .cat = ps->catalog, .facts = facts, .opts = opts,
-        .python = factset_get(facts, "python.path"),
         .family = factset_get(facts, "host.instance_family"),
         .backend = factset_get(facts, "torch.backend"),
     };
+    /* the interpreter as one shell word; a path with control characters
+     * cannot be one, so the commands then name "$PYTHON" */
+    const char *py = factset_get(facts, "python.path");
+    int unquotable = 0;
+    x.python = shell_word(py ? py : "python3");
+    if (x.python == NULL && errno == EINVAL) {
+        unquotable = 1;
+        x.python = strdup("\"${PYTHON:?the workload interpreter}\"");
+    }
     if (x.python == NULL)
-        x.python = "python3";
+        return sp_fail(e, SP_EXIT_INPUT, "check --fix: %s", strerror(ENOMEM));
+    int rc = build(ps, facts, &x, plan, e);
+    free(x.python);
+    if (rc == 0 && unquotable && plan->reason &&
+        set_reason(plan, "%s; the workload interpreter's path (python.path) holds control "
+                   "characters, so the pip commands name $PYTHON: set it to that interpreter",
+                   plan->reason) != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "check --fix: %s", strerror(ENOMEM));
+    return rc;
+}
+
+static int build(const struct sp_policy_set *ps, const struct factset *facts,
+                 struct fixctx *xp, struct sp_fix_plan *plan, struct sp_error *e)
+{
+    struct fixctx x = *xp;
+    const struct sp_fix_opts *opts = x.opts;
     for (size_t i = 0; i < facts->count; i++) {
         const char *k = facts->facts[i].key;
         if (!x.sys && strncmp(k, "deb.", 4) == 0)

@@ -11,11 +11,12 @@
 
 #include "fix.h"
 
-/* The part of COMMAND before its first quoted argument, as a length: steps
- * whose prefixes are equal join into one command. */
+/* The part of COMMAND before its last word (the package), as a length:
+ * steps whose prefixes are equal join into one command.  The last word
+ * never holds a space (package names and versions have none). */
 static size_t prefix_len(const char *command)
 {
-    const char *q = strstr(command, " '");
+    const char *q = strrchr(command, ' ');
     return q ? (size_t)(q - command) : strlen(command);
 }
 
@@ -42,6 +43,54 @@ static void shell_block(FILE *fp, const struct sp_fix_plan *p, const char *inden
         }
         fputc('\n', fp);
     }
+}
+
+/* S with every control character written \xNN, malloc'd ("" for NULL;
+ * NULL when out of memory): a manifest's values reach the terminal. */
+static char *esc(const char *s)
+{
+    if (s == NULL)
+        return strdup("");
+    size_t n = 1;
+    for (const char *p = s; *p; p++)
+        n += ((unsigned char)*p < 0x20 || *p == 0x7f) ? 4 : 1;
+    char *out = malloc(n), *o = out;
+    for (const char *p = s; out && *p; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            o += sprintf(o, "\\x%02x", (unsigned char)*p);
+        else
+            *o++ = *p;
+    }
+    if (out)
+        *o = '\0';
+    return out;
+}
+
+/* A copy of P whose strings are escaped with esc(); free with
+ * plan_escaped_free().  -1 when out of memory. */
+static int plan_escaped(const struct sp_fix_plan *p, struct sp_fix_plan *q)
+{
+    memset(q, 0, sizeof *q);
+    q->passes = p->passes;
+    q->release = p->release ? esc(p->release) : NULL;
+    q->reason = p->reason ? esc(p->reason) : NULL;
+    q->steps = calloc(p->n ? p->n : 1, sizeof *q->steps);
+    if (q->steps == NULL || (p->release && !q->release) || (p->reason && !q->reason))
+        return -1;
+    for (size_t i = 0; i < p->n; i++, q->n++) {
+        const struct sp_fix_step *a = &p->steps[i];
+        struct sp_fix_step *b = &q->steps[i];
+        b->group = a->group;
+        b->key = esc(a->key);
+        b->installed = a->installed ? esc(a->installed) : NULL;
+        b->target = a->target ? esc(a->target) : NULL;
+        b->command = esc(a->command);
+        if (!b->key || !b->command || (a->installed && !b->installed) || (a->target && !b->target)) {
+            q->n++;
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static const char *action(const struct sp_fix_step *s)
@@ -150,10 +199,14 @@ int sp_fix_render(const struct sp_fix_plan *plan, enum sp_fix_format format, cha
     if (fp == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "check --fix: %s", strerror(ENOMEM));
     int ok = 1;
-    if (format == SP_FIX_TEXT) {
-        text(fp, plan);
-    } else if (format == SP_FIX_MARKDOWN) {
-        markdown(fp, plan);
+    if (format != SP_FIX_JSON) {
+        struct sp_fix_plan q;
+        ok = plan_escaped(plan, &q) == 0;
+        if (ok && format == SP_FIX_TEXT)
+            text(fp, &q);
+        else if (ok)
+            markdown(fp, &q);
+        sp_fix_free(&q);
     } else {
         json_t *doc = plan_json(plan);
         ok = doc && json_dumpf(doc, fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 &&

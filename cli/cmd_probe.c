@@ -156,8 +156,16 @@ int cmd_probe(int argc, char **argv)
         case OPT_SIGN: sign_key = optarg; break;
         case OPT_DEEP: ctx.deep = 1; break;
         case OPT_DEEP_TIMEOUT: deep_timeout = optarg; break;
-        case OPT_CACHE: ctx.cache_dir = optarg; break;
-        case OPT_ARTIFACTS: ctx.artifacts = optarg; break;
+        case OPT_CACHE:
+            if (ctx.cache_dir)
+                return sp_usage_error("probe", "--cache given twice");
+            ctx.cache_dir = optarg;
+            break;
+        case OPT_ARTIFACTS:
+            if (ctx.artifacts)
+                return sp_usage_error("probe", "--artifacts given twice");
+            ctx.artifacts = optarg;
+            break;
         case OPT_NEFF:
             if (ctx.nneff == SP_NEFF_ARGS_MAX)
                 return sp_usage_error("probe", "more than %d --neff options", SP_NEFF_ARGS_MAX);

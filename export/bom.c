@@ -148,12 +148,9 @@ static int package(struct sp_bom *b, const char *fact, const char *type, const c
                    const char *version, const char *env, struct sp_purl *p,
                    struct sp_error *e)
 {
-    /* the fact key is unique; an rpm fact may list several versions */
-    char ref[SP_FACT_KEY_MAX + SP_FACT_VALUE_MAX + 2];
-    if (strcmp(type, "rpm") == 0)
-        snprintf(ref, sizeof ref, "%s@%s", fact, version);
-    else
-        snprintf(ref, sizeof ref, "%s", fact);
+    /* the fact key is unique */
+    char ref[SP_FACT_KEY_MAX + 1];
+    snprintf(ref, sizeof ref, "%s", fact);
     int pip = strcmp(type, "pypi") == 0;
     struct sp_bom_component *c = add(b, pip && is_framework(name) ? SP_BOM_FRAMEWORK : SP_BOM_LIBRARY,
                                      ref, name, version);
@@ -168,8 +165,12 @@ static int package(struct sp_bom *b, const char *fact, const char *type, const c
         return sp_fail(e, SP_EXIT_INPUT, "%s: %s", fact, msg);
     }
     prop_value(c, "fact", fact);
-    if (env)
-        prop_value(c, "python.env", env);
+    if (env) {
+        /* ENV is the caller's buffer: the component keeps its own copy */
+        if ((c->env = strdup(env)) == NULL)
+            return sp_fail(e, SP_EXIT_INPUT, "export: %s", strerror(ENOMEM));
+        prop_value(c, "python.env", c->env);
+    }
     if (pip && env && strcmp(env, "workload") == 0 &&
         (strcmp(name, "torch") == 0 || strcmp(name, "torch-neuronx") == 0)) {
         prop(b, c, "torch.backend");
@@ -212,33 +213,21 @@ static int package_fact(struct sp_bom *b, const struct fact *f, const char *dist
         p.qualifiers[p.nqualifiers++].value = distro;
         return package(b, k, "deb", name, f->value, NULL, &p, e);
     }
-    if (strncmp(k, "rpm.", 4) == 0 && os) {
-        /* "[EPOCH:]VERSION-RELEASE", or several of them comma-separated */
-        for (const char *v = f->value; *v;) {
-            while (*v == ' ' || *v == ',')
-                v++;
-            size_t n = strcspn(v, ",");
-            while (n && v[n - 1] == ' ')
-                n--;
-            if (n == 0)
-                break;
-            char one[SP_FACT_VALUE_MAX], epoch[32] = "";
-            snprintf(one, sizeof one, "%.*s", (int)n, v);
-            char *ver = one, *colon = strchr(one, ':');
-            if (colon && (size_t)(colon - one) < sizeof epoch) {
-                snprintf(epoch, sizeof epoch, "%.*s", (int)(colon - one), one);
-                ver = colon + 1;
-            }
-            struct sp_purl q = { .namespace_ = os };
-            q.qualifiers[q.nqualifiers].key = "distro";
-            q.qualifiers[q.nqualifiers++].value = distro;
-            q.qualifiers[q.nqualifiers].key = "epoch";
-            q.qualifiers[q.nqualifiers++].value = epoch;
-            if (package(b, k, "rpm", k + 4, ver, NULL, &q, e) != 0)
-                return -1;
-            v += n;
+    if (strncmp(k, "rpm.", 4) == 0 && os && strchr(f->value, ',') == NULL) {
+        /* "[EPOCH:]VERSION-RELEASE" (rpm -q's form); anything else stays a
+         * property, whole */
+        const char *ver = f->value, *colon = strchr(f->value, ':');
+        char epoch[32] = "";
+        if (colon && (size_t)(colon - f->value) < sizeof epoch) {
+            snprintf(epoch, sizeof epoch, "%.*s", (int)(colon - f->value), f->value);
+            ver = colon + 1;
         }
-        return 0;
+        p.namespace_ = os;
+        p.qualifiers[p.nqualifiers].key = "distro";
+        p.qualifiers[p.nqualifiers++].value = distro;
+        p.qualifiers[p.nqualifiers].key = "epoch";
+        p.qualifiers[p.nqualifiers++].value = epoch;
+        return package(b, k, "rpm", k + 4, ver, NULL, &p, e);
     }
     return 1;   /* not a package */
 }
@@ -279,6 +268,7 @@ void sp_bom_free(struct sp_bom *b)
         free(b->c[i].name);
         free(b->c[i].version);
         free(b->c[i].purl);
+        free(b->c[i].env);
     }
     free(b->c);
     free(b->props);

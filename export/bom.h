@@ -12,7 +12,7 @@
  *   python.env.SLUG.pip.NAME    the same, environment SLUG
  *   deb.NAME[:ARCH]             library, pkg:deb/OS_ID/NAME@VERSION?arch=ARCH&distro=OS_ID-VERSION_ID
  *   rpm.NAME                    library, pkg:rpm/OS_ID/NAME@VERSION-RELEASE?epoch=E&distro=...
- *                               (one component per version of a comma list)
+ *                               (a value that is not [E:]V-R, a comma list, stays a property)
  *   host.os.*                   operating-system
  *   host.instance_type          device (the instance)
  *   neuron.device.*             device; neuron.driver.version: device-driver "neuron"
@@ -54,6 +54,7 @@ struct sp_bom_component {
     char *version;          /* NULL when unknown */
     char *purl;             /* NULL when the kind has none */
     const char *description;
+    char *env;              /* the Python environment of a pip package (owned) */
     struct sp_bom_prop props[SP_BOM_PROPS_MAX];
     size_t nprops;
 };

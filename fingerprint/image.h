@@ -23,7 +23,9 @@
  *   SP_EXIT_USAGE (2): a malformed --platform;
  *   SP_EXIT_INPUT (4): everything else (unreadable or missing files,
  *       malformed JSON or tar, no matching image, a bound crossed, an entry
- *       named with ".." or an absolute name, a hard link to a missing target).
+ *       named with ".." or an absolute name, a hard link to a missing target,
+ *       an ambiguous manifest or index, an entry beneath a symlink that
+ *       runtimes would not apply alike: see itree_merge()).
  */
 #ifndef SP_IMAGE_H
 #define SP_IMAGE_H
@@ -48,6 +50,9 @@
 #define SP_IMAGE_RATIO_AFTER (256ull << 20)           /* ... checked past this many bytes */
 #define SP_IMAGE_ARCHIVE_MEMBERS_MAX 200000           /* members of an archive (outer tar) */
 #define SP_IMAGE_INDEX_DEPTH_MAX 4                    /* nested image indexes */
+#define SP_IMAGE_DESCRIPTORS_MAX 10000                /* descriptors in all indexes, and
+                                                       * entries of manifest.json */
+#define SP_IMAGE_JSON_TOTAL_MAX (64u << 20)           /* JSON bytes read in all to choose */
 #define SP_IMAGE_PROGRESS_MIN (256ull << 20)          /* bytes of blobs before progress shows */
 #define SP_IMAGE_WORKERS_MAX 8                        /* layers read at once (8 MiB of buffers each) */
 
@@ -62,6 +67,8 @@ struct image_limits {
     uint64_t ratio_max;
     uint64_t ratio_after;
     size_t members_max;
+    size_t descriptors_max;
+    uint64_t json_total_max;
 };
 
 /* image_limits_default: every field from the constants above. */
@@ -90,7 +97,9 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
  * image.config_digest, image.manifest_digest, image.manifest_digest_source,
  * image.os, image.architecture (and image.variant when given),
  * image.layers, and image.layer.NNN.diff_id for each layer (NNN: 000 is the
- * base layer, three digits).  Returns 0, or -1 on ENOMEM. */
+ * base layer, three digits); and a warning when the source was read in a
+ * second-choice way (a `docker save` archive whose OCI index is malformed,
+ * read through manifest.json).  Returns 0, or -1 on ENOMEM. */
 int image_root_facts(struct root *r, struct factset *fs);
 
 /* image_root_choice: a one-line note of which image was chosen when the

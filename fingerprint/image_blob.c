@@ -203,6 +203,11 @@ static int keep_content(struct consumer *c, struct archive *a, struct itree *t,
     return 0;
 }
 
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static int scan_entry(struct consumer *c, struct archive *a, struct archive_entry *ent)
 {
     struct itree *t = c->layer->delta;
@@ -268,7 +273,12 @@ static int scan_entry(struct consumer *c, struct archive *a, struct archive_entr
     } else if (type == IN_FILE) {
         n->size = archive_entry_size_is_set(ent) && archive_entry_size(ent) > 0
                 ? (uint64_t)archive_entry_size(ent) : 0;
+        n->layer = (uint32_t)c->layer->index + 1;
         uint64_t keep = image_keep(path, l);
+        if (!keep && c->run->nextra &&
+            bsearch(&(const char *){ path }, c->run->extra, c->run->nextra,
+                    sizeof *c->run->extra, cmp_path))
+            keep = l->keep_file_max;
         if (keep && n->size)
             return keep_content(c, a, t, n, keep, path);
     }
@@ -278,6 +288,9 @@ fail_errno:
         return cfail(c, "more than %llu entries (at %.200s)",
                      (unsigned long long)l->entries_max, path);
     }
+    if (errno == ENOTDIR)
+        return cfail(c, "%.200s lies beneath a symlink or file made earlier in this layer; "
+                     "refused (runtimes differ on it)", path);
     return cfail(c, "%.200s: %s", path, strerror(errno));
 }
 

@@ -21,8 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LINKS_MAX 40
-#define RESOLVE_DEPTH_MAX (SP_ROOT_PATH_MAX / 2 + 1)
 #define PROGRESS_PERIOD_MS 250
 
 struct image_impl {
@@ -43,97 +41,17 @@ void image_limits_default(struct image_limits *l)
     l->ratio_max = SP_IMAGE_RATIO_MAX;
     l->ratio_after = SP_IMAGE_RATIO_AFTER;
     l->members_max = SP_IMAGE_ARCHIVE_MEMBERS_MAX;
+    l->descriptors_max = SP_IMAGE_DESCRIPTORS_MAX;
+    l->json_total_max = SP_IMAGE_JSON_TOTAL_MAX;
 }
 
-/* ---- path resolution ---- */
-
-struct resolved {
-    struct inode *stack[RESOLVE_DEPTH_MAX];
-    size_t depth;
-};
-
-static int resolve(struct image_impl *im, const char *path, int follow, struct resolved *rs)
-{
-    static __thread char bufs[2][SP_ROOT_PATH_MAX * 2 + 2];
-    int which = 0, links = 0;
-    if (path == NULL || path[0] == '\0') {
-        errno = ENOENT;
-        return -1;
-    }
-    if (strlen(path) >= SP_ROOT_PATH_MAX) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    snprintf(bufs[0], sizeof bufs[0], "%s", path);
-    const char *p = bufs[0];
-    rs->stack[0] = &im->tree->root;
-    rs->depth = 1;
-    for (;;) {
-        while (*p == '/')
-            p++;
-        if (*p == '\0')
-            break;
-        size_t cl = strcspn(p, "/");
-        char comp[SP_ROOT_PATH_MAX];
-        if (cl >= sizeof comp) {
-            errno = ENAMETOOLONG;
-            return -1;
-        }
-        memcpy(comp, p, cl);
-        comp[cl] = '\0';
-        p += cl;
-        const char *after = p;
-        while (*after == '/')
-            after++;
-        int last = *after == '\0';
-        int trailing = last && *p == '/';
-        if (strcmp(comp, ".") == 0)
-            continue;
-        if (strcmp(comp, "..") == 0) {
-            if (rs->depth > 1)
-                rs->depth--;
-            continue;
-        }
-        struct inode *dir = rs->stack[rs->depth - 1];
-        if (dir->type != IN_DIR) {
-            errno = ENOTDIR;
-            return -1;
-        }
-        struct inode *k = itree_kid(dir, comp);
-        if (k == NULL || k->type == IN_GONE) {
-            errno = ENOENT;
-            return -1;
-        }
-        if (k->type == IN_LINK && (!last || follow || trailing)) {
-            if (++links > LINKS_MAX) {
-                errno = ELOOP;
-                return -1;
-            }
-            char *nb = bufs[!which];
-            int n = snprintf(nb, sizeof bufs[0], "%s/%s", k->link, after);
-            if (n < 0 || (size_t)n >= sizeof bufs[0]) {
-                errno = ENAMETOOLONG;
-                return -1;
-            }
-            if (k->link[0] == '/')
-                rs->depth = 1;
-            which = !which;
-            p = nb;
-            continue;
-        }
-        if (rs->depth >= RESOLVE_DEPTH_MAX) {
-            errno = ENAMETOOLONG;
-            return -1;
-        }
-        rs->stack[rs->depth++] = k;
-    }
-    return 0;
-}
+/* ---- path resolution (itree_resolve, image_tree.c) ---- */
 
 static struct inode *lookup(struct root *r, const char *path, int follow)
 {
-    static __thread struct resolved rs;
-    if (resolve(r->impl, path, follow, &rs) != 0)
+    static __thread struct itree_resolved rs;
+    struct image_impl *im = r->impl;
+    if (itree_resolve(im->tree, path, follow, &rs) != 0)
         return NULL;
     return rs.stack[rs.depth - 1];
 }
@@ -204,8 +122,9 @@ static int img_stat(struct root *r, const char *path, int follow, struct root_st
 
 static int img_realpath(struct root *r, const char *path, char **out)
 {
-    static __thread struct resolved rs;
-    if (resolve(r->impl, path, 1, &rs) != 0)
+    static __thread struct itree_resolved rs;
+    struct image_impl *im = r->impl;
+    if (itree_resolve(im->tree, path, 1, &rs) != 0)
         return -1;
     size_t need = 2;
     for (size_t i = 1; i < rs.depth; i++)
@@ -382,6 +301,66 @@ static int read_layers(struct image_impl *im, const struct image_open_opts *o,
     return 0;
 }
 
+/* Kept paths follow links: the files that a kept path reaches only through
+ * a symlink (image_keep_aliases) get their content from a second read of
+ * the layers holding them, digests verified again, one layer at a time. */
+static int refetch_aliases(struct image_impl *im, const struct image_limits *l,
+                           const char *path, struct sp_error *e)
+{
+    struct keep_want *v;
+    size_t n;
+    int cut, rc = 0;
+    if (image_keep_aliases(im->tree, l, &v, &n, &cut) != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", path);
+    char *note, *old = im->plan.warning;
+    if (cut && asprintf(&note, "%s%simage: symbolic links not all followed for kept content "
+                        "(more than %u visits); files reached through them may be unreadable",
+                        old ? old : "", old ? "; " : "", SP_IMAGE_ENTRIES_MAX) >= 0) {
+        free(old);
+        im->plan.warning = note;
+    }
+    for (size_t i = 0; i < n && rc == 0;) {
+        size_t j = i;
+        while (j < n && v[j].layer == v[i].layer)
+            j++;
+        char **paths = malloc((j - i) * sizeof *paths);
+        if (paths == NULL) {
+            rc = sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", path);
+            break;
+        }
+        for (size_t k = i; k < j; k++)
+            paths[k - i] = v[k].path;
+        atomic_int cancel = 0;
+        atomic_uint_fast64_t done = 0;
+        struct layer_run run = { .limits = l, .extra = paths, .nextra = j - i,
+                                 .cancel = &cancel, .done = &done };
+        struct image_layer *ly = &im->plan.layers[v[i].layer];
+        if (image_layer_read(ly, &run) != 0) {
+            *e = ly->err;
+            rc = -1;
+        }
+        for (size_t k = i; k < j && rc == 0; k++) {
+            struct inode *got = itree_lookup(ly->delta, v[k].path);
+            struct inode *m = itree_lookup(im->tree, v[k].canon);
+            if (got == NULL || m == NULL || got->type != IN_FILE || m->type != IN_FILE ||
+                got->size != m->size || got->kept <= m->kept)
+                continue;             /* not what the first read saw: left unkept */
+            char *d = image_content_ref(got->data);
+            if (itree_set_data(im->tree, m, d, got->kept) != 0) {
+                image_content_unref(d);
+                rc = sp_fail(e, SP_EXIT_INPUT, "%s: content kept past the limit of %llu bytes",
+                             ly->name, (unsigned long long)l->keep_total_max);
+            }
+        }
+        itree_free(ly->delta);
+        ly->delta = NULL;
+        free(paths);
+        i = j;
+    }
+    image_keep_wants_free(v, n);
+    return rc;
+}
+
 int image_parse_spec(const char *spec, char **path, char **tag)
 {
     struct stat st;
@@ -453,12 +432,14 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
     }
     for (size_t i = 0; i < im->plan.nlayers; i++) {
         struct image_layer *ly = &im->plan.layers[i];
-        int rc = itree_merge(im->tree, ly->delta, ly->name, e);
+        int rc = itree_merge(im->tree, ly->delta, i, ly->name, e);
         itree_free(ly->delta);
         ly->delta = NULL;
         if (rc != 0)
             goto fail;
     }
+    if (refetch_aliases(im, l, path, e) != 0)
+        goto fail;
     im->tree->limits = NULL;          /* the caller's limits may not outlive this call */
     real = realpath(path, NULL);
     size_t sl = strlen(real ? real : path) + (tag ? strlen(tag) + 1 : 0) + 8;
@@ -525,6 +506,8 @@ int image_root_facts(struct root *r, struct factset *fs)
         set_fact(fs, "image.architecture", p->architecture, cfgev) != 0 ||
         (p->variant && p->variant[0] && set_fact(fs, "image.variant", p->variant, cfgev) != 0) ||
         set_fact(fs, "image.layers", n, cfgev) != 0)
+        return -1;
+    if (p->warning && factset_warn(fs, "%s", p->warning) != 0 && errno == ENOMEM)
         return -1;
     for (size_t i = 0; i < p->nlayers; i++) {
         snprintf(key, sizeof key, "image.layer.%03zu.diff_id", i);

@@ -59,15 +59,20 @@ void image_sha256_digest(const void *buf, size_t len, char out[SP_DIGEST_LEN + 1
 
 /* ---- the store ---- */
 
-static void strip_name(const char *in, char *out, size_t outsz)
+/* IN without leading "./" and trailing slashes into OUT; -1 when it does
+ * not fit (never a cut name: that would name another member). */
+static int strip_name(const char *in, char *out, size_t outsz)
 {
     while (in[0] == '.' && in[1] == '/')
         for (in += 2; *in == '/'; in++)
             ;
+    if (strlen(in) >= outsz)
+        return -1;
     snprintf(out, outsz, "%s", in);
     size_t n = strlen(out);
     while (n > 0 && out[n - 1] == '/')
         out[--n] = '\0';
+    return 0;
 }
 
 static int cmp_member(const void *a, const void *b)
@@ -95,8 +100,13 @@ static int index_tar(struct image_store *s, const struct image_limits *l, struct
     while ((r = archive_read_next_header(a, &ent)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
         char name[SP_ROOT_PATH_MAX];
         const char *raw = archive_entry_pathname(ent);
-        if (raw == NULL || strlen(raw) >= sizeof name) {
+        if (raw == NULL) {
             sp_fail(e, SP_EXIT_INPUT, "%s: a member has no usable name", s->path);
+            goto out;
+        }
+        if (strlen(raw) >= sizeof name) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: a member name is longer than %zu bytes", s->path,
+                    sizeof name - 1);
             goto out;
         }
         if (s->nmembers >= l->members_max) {
@@ -115,7 +125,7 @@ static int index_tar(struct image_store *s, const struct image_limits *l, struct
         struct archive_member *m = &s->members[s->nmembers];
         memset(m, 0, sizeof *m);
         m->pos = s->nmembers;
-        strip_name(raw, name, sizeof name);
+        strip_name(raw, name, sizeof name);   /* fits: RAW was measured above */
         m->name = strdup(name);
         s->nmembers++;
         if (m->name == NULL) {
@@ -125,7 +135,11 @@ static int index_tar(struct image_store *s, const struct image_limits *l, struct
         const char *hl = archive_entry_hardlink(ent);
         mode_t ft = archive_entry_filetype(ent);
         if (hl) {
-            strip_name(hl, name, sizeof name);
+            if (strip_name(hl, name, sizeof name) != 0) {
+                sp_fail(e, SP_EXIT_INPUT, "%s: member %.200s: hard link target longer than "
+                        "%d bytes", s->path, m->name, SP_ROOT_PATH_MAX - 1);
+                goto out;
+            }
             m->type = M_HARDLINK;
             m->link = strdup(name);
         } else if (ft == AE_IFLNK) {
@@ -179,6 +193,7 @@ int image_store_open(const char *path, const struct image_limits *l, struct imag
     memset(s, 0, sizeof *s);
     s->fd = -1;
     s->path = path;
+    s->json_total_max = l->json_total_max;
     if (stat(path, &st) != 0)
         return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
     if (S_ISDIR(st.st_mode)) {
@@ -270,7 +285,10 @@ int image_store_find(struct image_store *s, const char *name, struct blob_ref *o
         return 0;
     }
     char cur[SP_ROOT_PATH_MAX], next[SP_ROOT_PATH_MAX];
-    strip_name(name, cur, sizeof cur);
+    if (strip_name(name, cur, sizeof cur) != 0) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
     for (int hops = 0; hops <= STORE_LINK_HOPS; hops++) {
         struct archive_member *m = NULL;
         size_t lo = 0, hi = s->nmembers;
@@ -329,6 +347,16 @@ int image_store_read(struct image_store *s, const char *name, uint64_t max,
         return sp_fail(e, SP_EXIT_INPUT, "%s: %s: larger than %llu bytes", s->path, name,
                        (unsigned long long)max);
     }
+    /* every index, manifest and config read to choose the image counts:
+     * the work stays linear in what the source holds, however its
+     * documents name each other */
+    if (b.size > s->json_total_max - s->json_read) {
+        close(b.fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: more than %llu bytes of index, manifest and "
+                       "config JSON read (at %s)", s->path,
+                       (unsigned long long)s->json_total_max, name);
+    }
+    s->json_read += b.size;
     char *d = malloc(b.size + 1);
     size_t n = 0;
     if (d == NULL) {
@@ -469,6 +497,7 @@ static struct sp_node *read_blob_json(struct image_store *s, const char *digest,
 
 struct cand {
     char digest[SP_DIGEST_LEN + 1];
+    const char *media;            /* MT_OCI_MANIFEST or MT_DOCKER_MANIFEST (static) */
     int64_t size;
     char *ref, *ref2, *os, *arch, *variant;
 };
@@ -508,6 +537,7 @@ static int cands_add(struct cands *c, const struct desc *d, const char *ref, con
     struct cand *x = &c->v[c->n++];
     memset(x, 0, sizeof *x);
     snprintf(x->digest, sizeof x->digest, "%s", d->digest);
+    x->media = strcmp(d->media, MT_OCI_MANIFEST) == 0 ? MT_OCI_MANIFEST : MT_DOCKER_MANIFEST;
     x->size = d->size;
     x->ref = dup_or_null(ref);
     x->ref2 = dup_or_null(ref2);
@@ -527,18 +557,78 @@ static int is_manifest_type(const char *mt)
     return mt && (strcmp(mt, MT_OCI_MANIFEST) == 0 || strcmp(mt, MT_DOCKER_MANIFEST) == 0);
 }
 
-/* Collect the image manifests an index names (image-index.md), following
- * nested indexes; REF is inherited from the parent entry. */
-static int collect(struct image_store *s, const struct sp_node *idx, const char *file,
-                   const char *ref, const char *ref2, int depth, const struct image_limits *l,
-                   struct cands *out, struct sp_error *e)
+/* Refuse a document that could be read as more than one kind: an index
+ * (WANT_INDEX) with a manifest's "config" or "layers", a manifest with an
+ * index's "manifests", either with schema 1's "fsLayers", or a "mediaType"
+ * of another kind or other than its descriptor's DESC_MEDIA (NULL: none).
+ * OCI image-spec v1.1 manifest.md and image-index.md ("mediaType" names the
+ * document's own kind), read strictly as skopeo reads them: a document
+ * that two readers could take for different kinds is refused. */
+static int unambiguous(struct image_store *s, const struct sp_node *doc, const char *file,
+                       int want_index, const char *desc_media, struct sp_error *e)
 {
+    const char *kind = want_index ? "image index" : "image manifest";
+    int index_fields = sp_node_get(doc, "manifests", NULL) != NULL;
+    int manifest_fields = sp_node_get(doc, "config", NULL) != NULL ||
+                          sp_node_get(doc, "layers", NULL) != NULL;
+    if ((want_index ? manifest_fields : index_fields) || sp_node_get(doc, "fsLayers", NULL))
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: ambiguous document: an %s with the fields "
+                       "of %s", s->path, file, kind,
+                       sp_node_get(doc, "fsLayers", NULL) ? "a schema 1 manifest"
+                       : want_index ? "an image manifest" : "an image index");
+    const struct sp_node *mn = sp_node_get(doc, "mediaType", NULL);
+    if (mn == NULL)
+        return 0;
+    const char *mt = str_at(doc, "mediaType");
+    if (mt == NULL || !(want_index ? is_index_type(mt) : is_manifest_type(mt)))
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: ambiguous document: an %s whose mediaType "
+                       "is '%.100s'", s->path, file, kind, mt ? mt : "not a string");
+    if (desc_media && strcmp(mt, desc_media) != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: ambiguous document: mediaType '%s', its "
+                       "descriptor says '%s'", s->path, file, mt, desc_media);
+    return 0;
+}
+
+/* The top of an index: an object, schemaVersion 2, a "manifests" array
+ * (image-index.md), unambiguous.  Returns the array, or NULL with E set. */
+static const struct sp_node *index_manifests(struct image_store *s, const struct sp_node *idx,
+                                             const char *file, const char *desc_media,
+                                             struct sp_error *e)
+{
+    if (idx->kind != SP_NODE_MAP) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: %s: not a JSON object", s->path, file);
+        return NULL;
+    }
     const struct sp_node *sv = sp_node_get(idx, "schemaVersion", NULL);
-    if (sv == NULL || sv->kind != SP_NODE_SCALAR || sv->quoted || strcmp(sv->value, "2") != 0)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: schemaVersion is not 2", s->path, file);
+    if (sv == NULL || sv->kind != SP_NODE_SCALAR || sv->quoted || strcmp(sv->value, "2") != 0) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: %s: schemaVersion is not 2", s->path, file);
+        return NULL;
+    }
     const struct sp_node *ms = sp_node_get(idx, "manifests", NULL);
-    if (ms == NULL || ms->kind != SP_NODE_SEQ)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: no \"manifests\" array", s->path, file);
+    if (ms == NULL || ms->kind != SP_NODE_SEQ) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: %s: no \"manifests\" array", s->path, file);
+        return NULL;
+    }
+    if (unambiguous(s, idx, file, 1, desc_media, e) != 0)
+        return NULL;
+    return ms;
+}
+
+/* Collect the image manifests an index names (image-index.md), following
+ * nested indexes; REF is inherited from the parent entry.  *SEEN counts the
+ * descriptors of every index visited, bounded by l->descriptors_max. */
+static int collect(struct image_store *s, const struct sp_node *idx, const char *file,
+                   const char *desc_media, const char *ref, const char *ref2, int depth,
+                   const struct image_limits *l, size_t *seen, struct cands *out,
+                   struct sp_error *e)
+{
+    const struct sp_node *ms = index_manifests(s, idx, file, desc_media, e);
+    if (ms == NULL)
+        return -1;
+    if (ms->count > l->descriptors_max - *seen)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: more than %zu descriptors in the image "
+                       "indexes", s->path, file, l->descriptors_max);
+    *seen += ms->count;
     for (size_t i = 0; i < ms->count; i++) {
         struct desc d;
         if (parse_desc(ms->items[i], file, &d, e) != 0)
@@ -551,7 +641,7 @@ static int collect(struct image_store *s, const struct sp_node *idx, const char 
             struct sp_node *sub = read_blob_json(s, d.digest, d.size, l, NULL, NULL, e);
             if (sub == NULL)
                 return -1;
-            int rc = collect(s, sub, d.digest, r, r2, depth + 1, l, out, e);
+            int rc = collect(s, sub, d.digest, d.media, r, r2, depth + 1, l, seen, out, e);
             sp_node_free(sub);
             if (rc != 0)
                 return -1;
@@ -573,11 +663,12 @@ static int tag_matches(const char *ref, const char *tag)
     if (strcmp(ref, tag) == 0)
         return 1;
     char buf[SP_ROOT_PATH_MAX];
-    snprintf(buf, sizeof buf, "docker.io/%s", tag);
-    if (strcmp(ref, buf) == 0)
+    /* a cut name could equal another ref: compare only whole names */
+    int n = snprintf(buf, sizeof buf, "docker.io/%s", tag);
+    if (n > 0 && (size_t)n < sizeof buf && strcmp(ref, buf) == 0)
         return 1;
-    snprintf(buf, sizeof buf, "docker.io/library/%s", tag);
-    if (strcmp(ref, buf) == 0)
+    n = snprintf(buf, sizeof buf, "docker.io/library/%s", tag);
+    if (n > 0 && (size_t)n < sizeof buf && strcmp(ref, buf) == 0)
         return 1;
     if (strpbrk(tag, ":/@") == NULL) {
         const char *slash = strrchr(ref, '/');
@@ -796,29 +887,31 @@ static int alloc_layers(struct image_plan *plan, size_t n, const struct image_li
     return 0;
 }
 
+/* *MALFORMED is set to 1 when index.json itself is not an image index
+ * (unparsable, or no "manifests" array: what Docker 25.0.0 and 25.0.1 wrote
+ * into `docker save` archives), before anything else is read. */
 static int plan_oci(struct image_store *s, const char *tag, const struct platform *p,
                     int explicit_platform, const struct image_limits *l,
-                    struct image_plan *plan, struct sp_error *e)
+                    struct image_plan *plan, int *malformed, struct sp_error *e)
 {
     char *buf = NULL;
     size_t len;
     struct cands c = { 0 };
     struct sp_node *idx = NULL, *man = NULL, *cfg = NULL;
     int rc = -1;
-    size_t which;
+    size_t which, seen = 0;
 
+    *malformed = 0;
     if (image_store_read(s, "index.json", l->json_max, &buf, &len, e) != 0)
         return -1;
     idx = sp_node_parse(buf, len, "index.json", e);
     free(buf);
     buf = NULL;
-    if (idx == NULL)
-        goto out;
-    if (idx->kind != SP_NODE_MAP) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: index.json: not a JSON object", s->path);
+    if (idx == NULL || index_manifests(s, idx, "index.json", NULL, e) == NULL) {
+        *malformed = 1;
         goto out;
     }
-    if (collect(s, idx, "index.json", NULL, NULL, 0, l, &c, e) != 0 ||
+    if (collect(s, idx, "index.json", NULL, NULL, NULL, 0, l, &seen, &c, e) != 0 ||
         choose(s, "index.json", &c, tag, p, explicit_platform, &which, e) != 0)
         goto out;
     const struct cand *ch = &c.v[which];
@@ -839,6 +932,8 @@ static int plan_oci(struct image_store *s, const char *tag, const struct platfor
         goto out;
     char mfile[128];
     snprintf(mfile, sizeof mfile, "blobs/sha256/%s", ch->digest + 7);
+    if (unambiguous(s, man, mfile, 0, ch->media, e) != 0)
+        goto out;
     const struct sp_node *sv = sp_node_get(man, "schemaVersion", NULL);
     const struct sp_node *layers = sp_node_get(man, "layers", NULL);
     struct desc cd;
@@ -866,7 +961,11 @@ static int plan_oci(struct image_store *s, const char *tag, const struct platfor
         }
         snprintf(ly->want_digest, sizeof ly->want_digest, "%s", ld.digest);
         ly->want_size = ld.size;
-        snprintf(ly->name, sizeof ly->name, "blobs/sha256/%s", ld.digest + 7);
+        if (asprintf(&ly->name, "blobs/sha256/%s", ld.digest + 7) < 0) {
+            ly->name = NULL;
+            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+            goto out;
+        }
         if (image_store_find(s, ly->name, &ly->blob) != 0) {
             sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s (layer %zu of manifest %s)", s->path,
                     ly->name, errno == ENOENT ? "missing" : strerror(errno), i, ch->digest);
@@ -1000,6 +1099,11 @@ static int plan_docker(struct image_store *s, const char *tag, const struct plat
         sp_fail(e, SP_EXIT_INPUT, "%s: %s: no images", s->path, F);
         goto out;
     }
+    if (doc->count > l->descriptors_max) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: %s: more than %zu entries", s->path, F,
+                l->descriptors_max);
+        goto out;
+    }
     /* candidates: entries whose RepoTags match TAG (all when no TAG) */
     size_t chosen = (size_t)-1, matches = 0;
     const char *chosen_ref = NULL;
@@ -1120,7 +1224,11 @@ static int plan_docker(struct image_store *s, const char *tag, const struct plat
                     "archive", F, ln->line, s->path, i);
             goto out;
         }
-        snprintf(ly->name, sizeof ly->name, "%s", ln->value);
+        /* the whole name is looked up (safe_member_name bounds it) */
+        if ((ly->name = strdup(ln->value)) == NULL) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+            goto out;
+        }
         ly->comp = COMP_SNIFF;
         if (strncmp(ln->value, "blobs/sha256/", 13) == 0 && hex_of_name(ln->value, hex))
             snprintf(ly->want_digest, sizeof ly->want_digest, "sha256:%s", hex);
@@ -1173,7 +1281,27 @@ int image_plan_open(struct image_store *s, const char *tag, const char *platform
         if (!ok)
             return sp_fail(e, SP_EXIT_INPUT, "%s: oci-layout: imageLayoutVersion is not 1.x",
                            s->path);
-        return plan_oci(s, tag, &p, explicit_platform, l, plan, e);
+        int malformed;
+        if (plan_oci(s, tag, &p, explicit_platform, l, plan, &malformed, e) == 0)
+            return 0;
+        /* a `docker save` archive whose OCI index is broken (Docker 25.0.0
+         * and 25.0.1 wrote "manifests": null) is read through its
+         * manifest.json, as docker load and skopeo's docker-archive
+         * transport read it, and says so */
+        if (!malformed || image_store_find(s, "manifest.json", &b) != 0)
+            return -1;
+        close(b.fd);
+        char why[SP_ERROR_MSG_MAX];
+        snprintf(why, sizeof why, "%s", e->msg);
+        image_plan_free(plan);
+        if (plan_docker(s, tag, &p, explicit_platform, l, plan, e) != 0)
+            return -1;
+        if (asprintf(&plan->warning, "image: the OCI index is malformed (%s); read through "
+                     "manifest.json instead", why) < 0) {
+            plan->warning = NULL;
+            return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+        }
+        return 0;
     }
     if (image_store_find(s, "manifest.json", &b) == 0) {
         close(b.fd);
@@ -1191,9 +1319,11 @@ void image_plan_free(struct image_plan *plan)
     free(plan->os);
     free(plan->architecture);
     free(plan->variant);
+    free(plan->warning);
     for (size_t i = 0; i < plan->nlayers; i++) {
         if (plan->layers[i].blob.fd >= 0)
             close(plan->layers[i].blob.fd);
+        free(plan->layers[i].name);
         itree_free(plan->layers[i].delta);
     }
     free(plan->layers);

@@ -14,7 +14,8 @@
  * under way, or one that was killed and now makes every other job wait) or
  * failed (model.log).
  * Modules are counted by their model.neff (one stat each, so a cache of
- * 100,000 modules is summarised, never listed); the flags are read once per
+ * 100,000 modules is summarised, never listed); a compiler folder without a
+ * compiled module did not fill the cache and is not listed; the flags are read once per
  * distinct flags hash, the part of the folder name the SDK derives from the
  * flags.  A compile_flags.json that is not a JSON array of strings is a
  * warning, never a guess.  Reads only through the root. */
@@ -105,9 +106,16 @@ static void read_flags(struct probe_ctx *ctx, struct cache_scan *s, const char *
     size_t i;
     json_t *v;
     json_array_foreach(j, i, v) {
+        if (!json_is_string(v)) {
+            factset_warn(ctx->facts, "neuron.cache.targets: %s: not a JSON array of flags (element "
+                         "%zu is not a string); its targets are not known", path, i);
+            s->flags_unread++;
+            json_decref(j);
+            return;
+        }
+    }
+    json_array_foreach(j, i, v) {
         const char *f = json_string_value(v), *t = NULL;
-        if (f == NULL)
-            continue;
         if (strncmp(f, "--target=", 9) == 0)
             t = f + 9;
         else if (strcmp(f, "--target") == 0)
@@ -177,6 +185,8 @@ static int scan_compiler(struct probe_ctx *ctx, struct cache_scan *s, const char
             s->flags_unread++;
     }
     root_names_free(names, n);
+    if (compiled == 0)   /* an empty folder, or failed and locked modules only */
+        return 0;
     s->modules += compiled;
     char pair[300];
     snprintf(pair, sizeof pair, "%s=%llu", version, compiled);
@@ -235,7 +245,12 @@ int probe_compile_cache(struct probe_ctx *ctx, struct sp_error *e)
     if (ctx->cache_dir) {
         snprintf(where, sizeof where, "%s", ctx->cache_dir);
         snprintf(how, sizeof how, "--cache %s", ctx->cache_dir);
-    } else if ((env = probe_getenv(ctx, "NEURON_CC_FLAGS")) && flags_cache_dir(env, where, sizeof where)) {
+    } else if ((env = probe_getenv(ctx, "NEURON_CC_FLAGS")) && strstr(env, "--cache_dir") &&
+               !flags_cache_dir(env, where, sizeof where)) {
+        factset_warn(ctx->facts, "neuron.cache: NEURON_CC_FLAGS names --cache_dir without a "
+                     "folder; not read");
+        return 0;
+    } else if (env && flags_cache_dir(env, where, sizeof where)) {
         snprintf(how, sizeof how, "--cache_dir in NEURON_CC_FLAGS");
     } else if ((env = probe_getenv(ctx, "NEURON_COMPILE_CACHE_URL")) && *env) {
         snprintf(where, sizeof where, "%s", env);

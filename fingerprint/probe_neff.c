@@ -23,6 +23,8 @@
 
 struct neff_walk {
     unsigned count;
+    unsigned empty;                  /* 0-byte files seen */
+    char first_empty[SP_ROOT_PATH_MAX];
     int full;
 };
 
@@ -74,17 +76,17 @@ static int one(struct probe_ctx *ctx, struct neff_walk *w, const char *path, con
         snprintf(hex + 2 * i, 3, "%02x", d[i]);
     snprintf(size, sizeof size, "%llu", (unsigned long long)st.size);
     unsigned n = ++w->count;
-    snprintf(key, sizeof key, "neuron.neff.%03u.path", n);
+    snprintf(key, sizeof key, "neuron.neff.%05u.path", n);
     if (probe_set(ctx, key, path, how) != 0)
         return -1;
-    snprintf(key, sizeof key, "neuron.neff.%03u.size", n);
+    snprintf(key, sizeof key, "neuron.neff.%05u.size", n);
     if (probe_set(ctx, key, size, path) != 0)
         return -1;
-    snprintf(key, sizeof key, "neuron.neff.%03u.sha256", n);
+    snprintf(key, sizeof key, "neuron.neff.%05u.sha256", n);
     if (probe_set(ctx, key, hex, path) != 0)
         return -1;
-    if (st.size == 0)
-        factset_warn(ctx->facts, "neuron.neff: %s: empty; no NEFF is 0 bytes", path);
+    if (st.size == 0 && w->empty++ == 0)
+        snprintf(w->first_empty, sizeof w->first_empty, "%s", path);
     return 0;
 }
 
@@ -129,7 +131,8 @@ static int walk(struct probe_ctx *ctx, struct neff_walk *w, const char *dir, int
 
 int probe_neff(struct probe_ctx *ctx, struct sp_error *e)
 {
-    struct neff_walk w = { 0, 0 };
+    struct neff_walk w;
+    memset(&w, 0, sizeof w);
     int rc = 0;
     for (size_t i = 0; i < ctx->nneff && rc == 0; i++)
         rc = one(ctx, &w, ctx->neff[i], "--neff");
@@ -140,5 +143,8 @@ int probe_neff(struct probe_ctx *ctx, struct sp_error *e)
         else
             rc = walk(ctx, &w, ctx->artifacts, 0);
     }
+    if (rc == 0 && w.empty)   /* one warning, however many: the cap stays for the rest */
+        factset_warn(ctx->facts, "neuron.neff: %s: empty; no NEFF is 0 bytes%s", w.first_empty,
+                     w.empty > 1 ? " (and more empty files: see the .size facts)" : "");
     return rc == 0 ? 0 : sp_fail(e, SP_EXIT_INPUT, "neuron.neff: %s", strerror(ENOMEM));
 }

@@ -1,5 +1,6 @@
 /* fingerprint/probe_os_release.c: host.os.* from os-release(5):
- * /etc/os-release, else /usr/lib/os-release.  Reads nothing else.
+ * /etc/os-release, else (when it does not exist) /usr/lib/os-release.
+ * Reads nothing else.
  * Parsed line by line with explicit lengths (a NUL byte never ends a line
  * early), as systemd's parser reads it: leading whitespace skipped, '#'
  * comments, KEY=VALUE with the value bare, "double-quoted" (\ escapes) or
@@ -59,11 +60,15 @@ int probe_os_release(struct probe_ctx *ctx, struct sp_error *e)
     const char *path = NULL;
     int err = 0;
 
+    /* os-release(5): /usr/lib/os-release only when /etc/os-release does not
+     * exist; one that exists but cannot be read (too big, content not kept
+     * from an image, a dangling link's error) is a warning, never a silent
+     * second choice */
     for (size_t i = 0; i < 2 && path == NULL; i++) {
         if (root_read_file(ctx->root, paths[i], OS_RELEASE_FILE_MAX, &buf, &len) == 0)
             path = paths[i];
-        else if (i == 0)
-            err = errno;
+        else if (i == 0 && (err = errno) != ENOENT)
+            break;
     }
     if (path == NULL) {
         probe_warn_errno(ctx, "host.os", paths[0], err);

@@ -417,8 +417,9 @@ int probe_runtime(struct probe_ctx *ctx, struct sp_error *e)
     json_t *j = answer(out, len);
     free(out);
     if (j == NULL) {
-        factset_warn(ctx->facts, "runtime: %s: no answer from the interpreter (not a "
-                     "Python 3 that can run the standard library?); no runtime facts", python);
+        factset_warn(ctx->facts, "runtime: %s: no answer from the interpreter (it exited or "
+                     "was killed before answering, or it is not a Python 3 that runs the "
+                     "standard library); no runtime facts", python);
         return 0;
     }
     const char *err = json_string_value(json_object_get(j, "error"));

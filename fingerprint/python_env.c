@@ -1210,6 +1210,11 @@ int py_interp_version(struct probe_ctx *ctx, const struct py_interp *pi, int fla
             }
             free(buf);
             TRIED("%s%s", tl ? ", " : "", ph);
+        } else if (errno != ENOENT) {
+            /* there but unreadable (content not kept from an image, too
+             * big): said, before the next source is tried */
+            pwarn_errno(ctx, flags, "python.version", ph, errno);
+            TRIED("%s%s", tl ? ", " : "", ph);
         }
     }
     /* the PY_VERSION string in the binary, then in libpython */

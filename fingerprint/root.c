@@ -103,6 +103,19 @@ char *root_host_path(struct root *r, const char *path)
     return out;
 }
 
+int root_check_path(const char *path)
+{
+    if (path == NULL || path[0] == '\0') {
+        errno = ENOENT;
+        return -1;
+    }
+    if (strlen(path) >= SP_ROOT_PATH_MAX) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
 int sp_path_join(char *out, size_t outsz, const char *a, const char *b)
 {
     size_t al = strlen(a);

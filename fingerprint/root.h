@@ -104,6 +104,11 @@ int root_read_line(struct root *r, const char *path, char *out, size_t outsz);
  * ENOTSUP for roots without one (images). */
 char *root_host_path(struct root *r, const char *path);
 
+/* root_check_path: 0 when PATH is a non-empty string shorter than
+ * SP_ROOT_PATH_MAX, what every backend resolves; else -1 with errno ENOENT
+ * (NULL or empty) or ENAMETOOLONG. */
+int root_check_path(const char *path);
+
 /* sp_path_join: "A/B" with exactly one slash, into OUT; -1 (ENAMETOOLONG)
  * if it does not fit. */
 int sp_path_join(char *out, size_t outsz, const char *a, const char *b);

@@ -29,14 +29,8 @@ static int open_in(struct root *r, const char *path, int flags)
         .flags = (uint64_t)(flags | O_CLOEXEC),
         .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
     };
-    if (path == NULL || path[0] == '\0') {
-        errno = ENOENT;
+    if (root_check_path(path) != 0)
         return -1;
-    }
-    if (strlen(path) >= SP_ROOT_PATH_MAX) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
     for (int tries = 0; tries < 8; tries++) {
         long fd = syscall(SYS_openat2, d->dirfd, path, &how, sizeof how);
         if (fd >= 0)

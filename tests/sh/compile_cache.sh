@@ -156,10 +156,10 @@ printf 'short' >"$R/models/a/b/other.neff"
 ln -s loop1.neff "$R/models/loop2.neff"
 ln -s loop2.neff "$R/models/loop1.neff"
 probe_json "$R" "$TMPDIR/neff.json" --neff /models/a/model.neff --artifacts /models
-check "neff: --neff first" [ "$(fact "$TMPDIR/neff.json" neuron.neff.001.path)" = /models/a/model.neff ]
-check "neff: size as stat gives it" [ "$(fact "$TMPDIR/neff.json" neuron.neff.001.size)" = "$(stat -c %s "$R/models/a/model.neff")" ]
-check "neff: sha256 as sha256sum gives it" [ "$(fact "$TMPDIR/neff.json" neuron.neff.001.sha256)" = "$(sha256sum "$R/models/a/model.neff" | cut -c1-64)" ]
-check "neff: --artifacts found the nested one" [ "$(fact "$TMPDIR/neff.json" neuron.neff.002.path)" = /models/a/b/other.neff ]
+check "neff: --neff first" [ "$(fact "$TMPDIR/neff.json" neuron.neff.00001.path)" = /models/a/model.neff ]
+check "neff: size as stat gives it" [ "$(fact "$TMPDIR/neff.json" neuron.neff.00001.size)" = "$(stat -c %s "$R/models/a/model.neff")" ]
+check "neff: sha256 as sha256sum gives it" [ "$(fact "$TMPDIR/neff.json" neuron.neff.00001.sha256)" = "$(sha256sum "$R/models/a/model.neff" | cut -c1-64)" ]
+check "neff: --artifacts found the nested one" [ "$(fact "$TMPDIR/neff.json" neuron.neff.00002.path)" = /models/a/b/other.neff ]
 check "neff: empty one recorded with a warning" warned "$TMPDIR/neff.json" 'neuron.neff: /models/empty.neff: empty'
 check "neff: a directory named .neff is not a NEFF" warned "$TMPDIR/neff.json" 'neuron.neff: /models/dir.neff: not a regular file'
 check "neff: a link loop is a warning" warned "$TMPDIR/neff.json" 'neuron.neff: /models/loop[12].neff: symlink loop'
@@ -188,3 +188,23 @@ if command -v umoci >/dev/null && command -v skopeo >/dev/null; then
 else
     skip "image cache" "umoci or skopeo missing"
 fi
+
+# 9. Found by trying to break it: a flags list with a non-string element is
+# not a list of flags (no target taken from it); a compiler folder without
+# a compiled module (empty, or a failed compile only) did not fill the
+# cache, so the "every graph will recompile" warning still fires.
+root mixedflags
+module "$R" 2.27.5334.0 MODULE_1+aaaa1111 trn2
+printf '["--target", "trn1", 5]' >"$R$CC/neuronxcc-2.27.5334.0/MODULE_1+aaaa1111/compile_flags.json"
+probe_json "$R" "$TMPDIR/mixedflags.json"
+check "flags with a number: no targets" [ -z "$(fact "$TMPDIR/mixedflags.json" neuron.cache.targets)" ]
+check "flags with a number: a warning" warned "$TMPDIR/mixedflags.json" 'element 2 is not a string'
+root emptycompiler
+module "$R" 2.26.6360.0+6f180f47 MODULE_1+aaaa2222 trn2
+mkdir -p "$R$CC/neuronxcc-2.27.5334.0/MODULE_9+bbbb" "$R$CC/neuronxcc-2.27.5334.1"
+echo "ERROR: compilation failed" >"$R$CC/neuronxcc-2.27.5334.0/MODULE_9+bbbb/model.log"
+probe_json "$R" "$TMPDIR/emptycompiler.json"
+check "compilers without a module are not listed" [ "$(fact "$TMPDIR/emptycompiler.json" neuron.cache.compilers)" = 2.26.6360.0+6f180f47 ]
+check "the failed module is still counted" [ "$(fact "$TMPDIR/emptycompiler.json" neuron.cache.failed)" = 1 ]
+"$STACKPRINT" check --policy policies/neuron/compile-cache.yaml "$TMPDIR/emptycompiler.json" >"$TMPDIR/report" 2>&1
+check "and every graph will recompile" grep -q 'every graph will recompile' "$TMPDIR/report"

@@ -63,7 +63,7 @@ cat >"$TMPDIR/inf2.want" <<'EOF'
     apt-get install -y 'aws-neuronx-dkms=2.27.4.0*'
     modprobe -r neuron && modprobe neuron   # reload the driver: stop every Neuron workload first
     apt-get install -y 'aws-neuronx-runtime-lib=2.31.24.0*'
-    python3 -m pip install 'neuronx-cc==2.24.8799.0'
+    python3 -m pip install neuronx-cc==2.24.8799.0
 EOF
 same_lines "inf2, compiler newer than runtime: the exact commands of Neuron 2.29.1" "$TMPDIR/inf2.want" "$TMPDIR/inf2.got"
 check "inf2: the target is 2.29.1" grep -q '^Remediation plan: Neuron 2.29.1 ' "$TMPDIR/inf2.txt"
@@ -108,3 +108,43 @@ check "--target-release not in the catalog: exit 2" [ $? -eq 2 ]
 check "--fix without a catalog: exit 2" [ $? -eq 2 ]
 "$STACKPRINT" check --policy policies/ --fix --format markdown "$M" >"$TMPDIR/md" 2>&1
 check "markdown: a heading and a shell block" grep -q '^```sh$' "$TMPDIR/md"
+
+# Found by trying to break it: an interpreter path with a space, a quote and
+# $(...) is one quoted shell word; one with a newline is never printed (the
+# commands name "$PYTHON" instead); the driver's reload comes after its
+# package on an rpm host too; a downgrade says so, as apt-get requires.
+mk() {   # mk IN OUT KEY=VALUE...: a manifest with facts changed, restamped
+    in=$1 out=$2
+    shift 2
+    "$PY" -c '
+import json, sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+for kv in sys.argv[3:]:
+    k, v = kv.split("=", 1)
+    if v == "-":
+        d["facts"].pop(k, None)
+    else:
+        d["facts"][k] = v
+json.dump(d, open(sys.argv[2], "w"))' "$in" "$out" "$@"
+    "$PY" tests/restamp "$out"
+}
+mk "$M" "$TMPDIR/q.json" "python.path=/opt/my venv \$(id)'x/bin/python3"
+"$STACKPRINT" check --policy policies/ --fix "$TMPDIR/q.json" >"$TMPDIR/q.txt" 2>&1
+check "a path with a space, a quote and \$(...) is one quoted word" \
+    grep -qF "    '/opt/my venv \$(id)'\\''x/bin/python3' -m pip install neuronx-cc==2.24.8799.0" "$TMPDIR/q.txt"
+mk "$M" "$TMPDIR/nl.json" "python.path=/opt/x
+rm -rf ~/important
+/bin/python3"
+"$STACKPRINT" check --policy policies/ --fix "$TMPDIR/nl.json" >"$TMPDIR/nl.txt" 2>&1
+check "a path with a newline: no line of the output starts with rm" sh -c "! grep -q '^ *rm ' '$TMPDIR/nl.txt'"
+check "a path with a newline: the commands name \$PYTHON" grep -qF '"${PYTHON:?the workload interpreter}" -m pip install' "$TMPDIR/nl.txt"
+mk tests/fixtures/manifests/trn2-xla.yaml "$TMPDIR/r.json" deb.aws-neuronx-dkms=- deb.aws-neuronx-runtime-lib=- \
+    rpm.aws-neuronx-dkms=2.24.7.0-dkms rpm.aws-neuronx-runtime-lib=2.28.23.0_dd5879008-1 host.os.id=amzn host.os.version_id=2023
+"$STACKPRINT" check --policy policies/ --fix "$TMPDIR/r.json" >"$TMPDIR/r.txt" 2>&1
+first=$(sed -n '/^Commands, in this order/,$p' "$TMPDIR/r.txt" | sed -n 3p)
+case $first in
+"    dnf install -y 'aws-neuronx-dkms-"*) ok "rpm host: the driver package comes before its reload" ;;
+*) not_ok "rpm host: the driver package comes before its reload" "first command: $first" ;;
+esac
+"$STACKPRINT" check --policy policies/ --fix tests/fixtures/manifests/neuron-xla-on-2.32-runtime.yaml >"$TMPDIR/down.txt" 2>&1
+check "a downgrade: apt-get --allow-downgrades" grep -qF "apt-get install -y --allow-downgrades 'aws-neuronx-dkms=2.29.0.0*'" "$TMPDIR/down.txt"

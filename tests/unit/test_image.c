@@ -336,6 +336,8 @@ static void bounds(void **state)
         { "json_max", "larger than 100 bytes" },
         { "layers_max", "2 layers, more than 1" },
         { "members_max", "more than 3 members" },
+        { "descriptors_max", "more than 0 descriptors in the image indexes" },
+        { "json_total_max", "more than 300 bytes of index, manifest and config JSON read" },
         { "keep_file_max", NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -352,6 +354,8 @@ static void bounds(void **state)
         if (strcmp(cases[i].field, "json_max") == 0) l.json_max = 100;
         if (strcmp(cases[i].field, "layers_max") == 0) l.layers_max = 1;
         if (strcmp(cases[i].field, "keep_file_max") == 0) l.keep_file_max = 4;
+        if (strcmp(cases[i].field, "descriptors_max") == 0) l.descriptors_max = 0;
+        if (strcmp(cases[i].field, "json_total_max") == 0) l.json_total_max = 300;
         if (strcmp(cases[i].field, "members_max") == 0) {
             l.members_max = 3;
             char cmd[1600];

@@ -114,6 +114,16 @@ static void bounds(void **state)
     assert_no_fact(&t.fs, "host.os.id");
     assert_warning(&t.fs, "host.os: /etc/os-release: larger than the read limit");
     pt_close(&t);
+    /* an /etc/os-release that exists but cannot be read is said, never
+     * replaced by /usr/lib/os-release (os-release(5): the fallback is for
+     * a missing file only) */
+    pt_tmp(&t, NULL);
+    pt_putn(&t, "etc/os-release", buf, (long)big);
+    pt_put(&t, "usr/lib/os-release", "ID=second-choice\n");
+    pt_run(&t, probe_os_release);
+    assert_no_fact(&t.fs, "host.os.id");
+    assert_warning(&t.fs, "host.os: /etc/os-release: larger than the read limit");
+    pt_close(&t);
     /* at the limit: read; a last line without '\n' counts */
     memcpy(buf + big - 1 - 10, "\nID=ubuntu", 10);
     pt_tmp(&t, NULL);
