@@ -2,8 +2,9 @@
 #   make            build $(BUILD)/stackprint
 #   make check      bootstrap, build and run every test (SANITIZE=1: ASan+UBSan)
 #   make demo       bootstrap, build, probe this machine, sign, verify, check
-#   make install    PREFIX=/usr/local DESTDIR= : binary, man pages, and the
+#   make install    PREFIX=/usr/local DESTDIR= : binary, man pages, the
 #                   shipped policies in $(PREFIX)/share/stackprint/policies
+#                   (check's default) and the bash completion
 #   make bench      benchmarks against peers (bench/run)
 #   make fuzz       libFuzzer targets under fuzz/ (FUZZ_SECONDS=60 each)
 
@@ -12,6 +13,7 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 DATADIR  ?= $(PREFIX)/share/stackprint
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 SANITIZE ?= 0
 ifeq ($(SANITIZE),1)
 BUILD    ?= build-san
@@ -122,13 +124,26 @@ install: all
 	install -m 0644 contrib/slurm/preamble.sh $(DESTDIR)$(DATADIR)/contrib/slurm/
 	install -m 0755 contrib/slurm/taskprolog.sh $(DESTDIR)$(DATADIR)/contrib/slurm/
 	install -m 0644 contrib/kubernetes/*.yaml $(DESTDIR)$(DATADIR)/contrib/kubernetes/
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 completion/stackprint.bash $(DESTDIR)$(COMPLETIONDIR)/stackprint
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/stackprint
 	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
 	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(COMPLETIONDIR)/stackprint
 
 clean:
 	rm -rf build build-san build-*
+
+# check's default policy folder is DATADIR's, compiled in; the stamp holds
+# the DATADIR it was built with, so a changed PREFIX rebuilds it
+$(BUILD)/datadir.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+$(BUILD)/obj/cli/cmd_check.o: $(BUILD)/datadir.stamp
+$(BUILD)/obj/cli/cmd_check.o: ALL_CFLAGS += -DSP_DATADIR='"$(DATADIR)"'
+.PHONY: FORCE
+FORCE:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/gen/catalog_data.d

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "manifest/fact_keys.h"
 #include "manifest/facts.h"
 #include "manifest/manifest.h"
 #include "manifest/node.h"
@@ -71,9 +72,27 @@ static int specifier_test(const char *text, const struct sp_scheme *scheme, int 
     return 0;
 }
 
+/* The keyword (present, absent) that TEXT is a near miss of: equal but for
+ * ASCII case, or one edit away (sp_edit_distance); else NULL. */
+static const char *near_keyword(const char *text)
+{
+    static const char *const keywords[] = { "present", "absent" };
+    char lower[16];
+    size_t n = strlen(text);
+    if (n >= sizeof lower)
+        return NULL;
+    for (size_t i = 0; i <= n; i++)
+        lower[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
+    for (size_t k = 0; k < 2; k++)
+        if (sp_edit_distance(lower, keywords[k], 1) <= 1)
+            return keywords[k];
+    return NULL;
+}
+
 int sp_test_from_text(const char *key, const char *text, struct sp_test *t,
                       struct sp_error *e)
 {
+    const char *keyword;
     memset(t, 0, sizeof *t);
     if (text[0] == '\0')
         return sp_fail(e, SP_EXIT_INPUT, "empty test (write absent for a fact that must not be there)");
@@ -91,6 +110,12 @@ int sp_test_from_text(const char *key, const char *text, struct sp_test *t,
         return sp_fail(e, SP_EXIT_INPUT,
                        "'%s': a fact reference goes in a specifier (==${KEY}); write {equals: ...} for this text",
                        text);
+    } else if ((keyword = near_keyword(text)) != NULL) {
+        /* "presnt" would otherwise be an exact match that never holds, and
+         * a forbid of it would pass silently */
+        return sp_fail(e, SP_EXIT_INPUT,
+                       "'%s' is one edit from the keyword %s: write %s, or {equals: \"%s\"} for this exact text",
+                       text, keyword, keyword, text);
     } else {
         t->kind = SP_TEST_EQUALS;
         if (set_values(t, &text, 1) != 0)
@@ -512,6 +537,75 @@ static int policy_from_node(const char *file, const struct sp_node *doc,
     return 0;
 }
 
+/* ---- fact keys a policy names ----------------------------------------- */
+
+/* Add a warning about KEY (named at FILE:LINE:COL) to PS when it is not
+ * documented or is a near miss of a well-known key.  0, or -1 (memory). */
+static int key_warning(struct sp_policy_set *ps, const char *file, size_t line, size_t col,
+                       const char *key)
+{
+    char near[SP_FACT_KEY_MAX + 1], *text = NULL;
+    int undocumented = !sp_fact_key_documented(key), n;
+    if (undocumented) {
+        sp_fact_key_nearest(key, near, sizeof near);
+        n = asprintf(&text, "%s:%zu:%zu: '%s': not a documented fact key; "
+                     "did you mean '%s'? (stackprint help keys)", file, line, col, key, near);
+    } else if (sp_fact_key_near_name(key, near, sizeof near) != NULL) {
+        n = asprintf(&text, "%s:%zu:%zu: '%s': did you mean '%s'? (a well-known key one edit away)",
+                     file, line, col, key, near);
+    } else {
+        return 0;
+    }
+    struct sp_policy_warning *w = n < 0 ? NULL
+        : realloc(ps->warnings, (ps->nwarnings + 1) * sizeof *w);
+    if (w == NULL) {
+        free(n < 0 ? NULL : text);
+        return -1;
+    }
+    ps->warnings = w;
+    w[ps->nwarnings].text = text;
+    w[ps->nwarnings++].undocumented = undocumented;
+    return 0;
+}
+
+/* key_warning() for every key N requirements at R name: their keys, the
+ * fact of one_of_fact and the ${KEY} references of their specifiers. */
+static int requirement_warnings(struct sp_policy_set *ps, const char *file,
+                                const struct sp_requirement *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct sp_test *t = &r[i].test;
+        if (key_warning(ps, file, r[i].line, r[i].column, r[i].key) != 0 ||
+            (t->ref && key_warning(ps, file, r[i].line, r[i].column, t->ref) != 0))
+            return -1;
+        for (size_t c = 0; t->specifier && c < t->specifier->count; c++)
+            if (t->specifier->clauses[c].ref &&
+                key_warning(ps, file, r[i].line, r[i].column, t->specifier->clauses[c].ref) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+static int policy_warnings(struct sp_policy_set *ps, const char *file, const struct sp_policy *p)
+{
+    if (requirement_warnings(ps, file, p->when, p->nwhen) != 0)
+        return -1;
+    for (size_t i = 0; i < p->nrules; i++) {
+        const struct sp_rule *r = &p->rules[i];
+        if (requirement_warnings(ps, file, r->when, r->nwhen) != 0 ||
+            requirement_warnings(ps, file, r->require, r->nrequire) != 0 ||
+            requirement_warnings(ps, file, r->forbid, r->nforbid) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void warnings_truncate(struct sp_policy_set *ps, size_t n)
+{
+    while (ps->nwarnings > n)
+        free(ps->warnings[--ps->nwarnings].text);
+}
+
 /* ---- sets and files --------------------------------------------------- */
 
 void sp_policy_set_init(struct sp_policy_set *ps)
@@ -529,6 +623,8 @@ void sp_policy_set_free(struct sp_policy_set *ps)
         free(ps->catalog);
     }
     free(ps->catalog_file);
+    warnings_truncate(ps, 0);
+    free(ps->warnings);
     sp_policy_set_init(ps);
 }
 
@@ -594,9 +690,13 @@ int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
         return rc;
     }
     struct sp_policy p = { 0 };
+    size_t nwarnings = ps->nwarnings;
     int rc = policy_from_node(name, doc, ps, &p, e);
     sp_node_free(doc);
+    if (rc == 0 && policy_warnings(ps, p.file, &p) != 0)
+        rc = nomem(e, name);
     if (rc != 0) {
+        warnings_truncate(ps, nwarnings);
         policy_free(&p);
         return -1;
     }
@@ -640,7 +740,8 @@ static int collect(const char *path, int depth, char **names, size_t *n, const c
             sp_fail(e, SP_EXIT_INPUT, "%s/%s: %s", path, de->d_name, strerror(errno));
             goto out;
         }
-        int yaml = l > 5 && strcmp(de->d_name + l - 5, ".yaml") == 0;
+        int yaml = (l > 5 && strcmp(de->d_name + l - 5, ".yaml") == 0) ||
+                   (l > 4 && strcmp(de->d_name + l - 4, ".yml") == 0);
         if (!S_ISDIR(st.st_mode) && !yaml)
             continue;
         if (asprintf(&sub, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", de->d_name) < 0) {
@@ -680,7 +781,7 @@ static int load_dir(struct sp_policy_set *ps, const char *path, struct sp_error 
     if (collect(path, 0, names, &n, path, e) != 0)
         goto out;
     if (n == 0) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: no *.yaml policy files", path);
+        sp_fail(e, SP_EXIT_INPUT, "%s: no *.yaml or *.yml policy files", path);
         goto out;
     }
     qsort(names, n, sizeof *names, by_name);

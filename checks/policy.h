@@ -12,7 +12,9 @@
  *       ...                         default error), message
  * A TEST is: present | absent | a specifier set (text starting with one of
  * < > = ! ~) in the key's scheme, whose versions may be fact references
- * ${KEY} or ${KEY:N} (specifier.h) | any other text, matched exactly |
+ * ${KEY} or ${KEY:N} (specifier.h) | any other text, matched exactly,
+ * except a word one edit from present or absent, or one of them in another
+ * case (refused as a misspelled keyword) |
  * {one_of: [TEXT, ...]} | {equals: TEXT} | {specifier: SET, scheme: NAME} |
  * {one_of_fact: KEY, components: N}: the value (its first N release
  * components when N is given) is one of the comma-separated values of
@@ -90,11 +92,24 @@ struct sp_policy {
     size_t nrules;
 };
 
+/* A fact key a policy names that no page documents, or that is one edit
+ * from a well-known key (manifest/fact_keys.h).  TEXT is "FILE:LINE:COL:
+ * 'KEY': not a documented fact key; did you mean 'NEAR'? (stackprint help keys)" or "FILE:LINE:COL:
+ * 'KEY': did you mean 'NEAR'? (a well-known key one edit away)". */
+struct sp_policy_warning {
+    char *text;
+    int undocumented;                    /* 1: the key matches no documented
+                                            key or pattern (an error under
+                                            --strict); 0: a near miss */
+};
+
 struct sp_policy_set {
     struct sp_policy *policies;          /* in load order */
     size_t count, cap;
     struct catalog *catalog;             /* the release catalog; NULL when none */
     char *catalog_file;                  /* where it was read from */
+    struct sp_policy_warning *warnings;  /* in load order */
+    size_t nwarnings;
 };
 
 void sp_policy_set_init(struct sp_policy_set *ps);
@@ -105,26 +120,33 @@ void sp_policy_set_free(struct sp_policy_set *ps);
  * catalog, make it PS's catalog.  A policy name already in PS is an error,
  * and so is a second catalog ("NAME:LINE:COL: a second release catalog
  * (one is loaded from FILE)").  Returns 0, or -1 with E set
- * (SP_EXIT_INPUT); PS is unchanged on error. */
+ * (SP_EXIT_INPUT); PS is unchanged on error.  Each fact key a policy
+ * names (requirement keys, one_of_fact keys, ${KEY} references) that is
+ * not documented, or is a near miss of a well-known key, adds a warning to
+ * PS->warnings. */
 int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
                     const char *name, struct sp_error *e);
 
-/* sp_policy_load: PATH is a policy file, or a folder whose "*.yaml" files,
+/* sp_policy_load: PATH is a policy file, or a folder whose "*.yaml" and
+ * "*.yml" files,
  * in it and in its sub-folders down to SP_POLICY_DEPTH_MAX levels (hidden
  * names skipped, symbolic links to folders not followed, at most
  * SP_POLICY_FILES_MAX files), are loaded in bytewise order of their paths.
  * Only regular files are read (never blocking on a FIFO), each at most
  * SP_POLICY_MAX_BYTES.  A folder without one is an error.  Returns 0, or
  * -1 with E set (SP_EXIT_INPUT): "PATH: <strerror>", "PATH: not a regular
- * file", "PATH: larger than the policy size limit (1048576 bytes)", "PATH: no *.yaml policy
- * files", "PATH: more than 1000 policy files", "PATH: folders nested deeper
+ * file", "PATH: larger than the policy size limit (1048576 bytes)", "PATH: no *.yaml or
+ * *.yml policy files", "PATH: more than 1000 policy files", "PATH: folders nested deeper
  * than 8 levels", or any sp_policy_parse() error. */
 int sp_policy_load(struct sp_policy_set *ps, const char *path, struct sp_error *e);
 
 /* sp_test_from_text: the test a scalar TEXT means for fact KEY (present,
  * absent, a specifier set in the key's scheme, or an exact value).  For
  * callers building tests outside a file (and for unit tests).  Returns 0,
- * or -1 with E set ("'TEXT': why"). */
+ * or -1 with E set ("'TEXT': why"; for a misspelled keyword "'presnt' is
+ * one edit from the keyword present: write present, or {equals: "presnt"}
+ * for this exact text"; edits as sp_edit_distance() counts them, ASCII
+ * case ignored). */
 int sp_test_from_text(const char *key, const char *text, struct sp_test *t,
                       struct sp_error *e);
 void sp_test_free(struct sp_test *t);

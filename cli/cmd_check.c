@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -16,14 +17,47 @@
 #include "commands.h"
 #include "manifest/manifest.h"
 
+#ifndef SP_DATADIR
+#define SP_DATADIR "/usr/local/share/stackprint"   /* the Makefile's DATADIR */
+#endif
+/* the shipped policies as `make install` puts them */
+#define INSTALLED_POLICIES SP_DATADIR "/policies"
+
 static const char check_usage[] =
     "usage: stackprint check --policy FILE|DIR [--policy ...] [--strict]\n"
     "                        [--format text|json|junit|sarif|github] [-o FILE] MANIFEST\n"
     "       stackprint check --policy DIR --fix [--target-release R] [--keep-driver]\n"
     "                        [--format text|json|markdown] [-o FILE] MANIFEST\n"
-    "MANIFEST is a YAML or JSON manifest, '-' for stdin.  Exit status: 0 passed,\n"
-    "1 a requirement at error severity failed (with --strict, any), 2 usage,\n"
-    "4 unreadable input.\n";
+    "MANIFEST is a YAML or JSON manifest, '-' for stdin.\n"
+    "options:\n"
+    "  -p, --policy FILE|DIR  a policy file, or a folder of *.yaml and *.yml; repeatable;\n"
+    "                         default: the installed policies, " INSTALLED_POLICIES "\n"
+    "  -s, --strict           warning rows fail too, and so does an undocumented fact key\n"
+    "  -f, --format FORMAT    text (default), json, junit, sarif or github;\n"
+    "                         with --fix: text, json or markdown\n"
+    "  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
+    "      --fix              after the report, the pinned commands to a release the\n"
+    "                         policies accept (needs the release catalog)\n"
+    "      --target-release R with --fix: plan for release R\n"
+    "      --keep-driver      with --fix: keep the loaded kernel driver\n"
+    "  -h, --help             show this help\n"
+    "exit status: 0 passed, 1 a requirement at error severity failed (with --strict,\n"
+    "any), 2 usage, 4 unreadable input.\n";
+
+/* Print the policy set's fact-key warnings; under STRICT those about
+ * undocumented keys are errors.  Returns the number of errors. */
+static size_t key_warnings(const struct sp_policy_set *ps, int strict)
+{
+    size_t errors = 0;
+    for (size_t i = 0; i < ps->nwarnings; i++) {
+        struct sp_error w = { SP_EXIT_INPUT, "" };
+        int error = strict && ps->warnings[i].undocumented;
+        snprintf(w.msg, sizeof w.msg, "%s%s", error ? "" : "warning: ", ps->warnings[i].text);
+        sp_error_print(&w);
+        errors += error;
+    }
+    return errors;
+}
 
 /* Colour only on a terminal, and never when NO_COLOR is set to anything but
  * the empty string (no-color.org). */
@@ -154,10 +188,8 @@ int cmd_check(int argc, char **argv)
         default: free(policies); return sp_usage_error("check", "unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (npolicies == 0 || optind != argc - 1) {
+    if (optind != argc - 1) {
         free(policies);
-        if (npolicies == 0)
-            return sp_usage_error("check", "--policy is required");
         return sp_usage_error("check", optind >= argc ? "a manifest is required"
                                                       : "one manifest only");
     }
@@ -170,6 +202,17 @@ int cmd_check(int argc, char **argv)
         free(policies);
         return sp_usage_error("check", "--fix writes text, json or markdown");
     }
+    if (npolicies == 0) {
+        struct stat st;
+        if (stat(INSTALLED_POLICIES, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            free(policies);
+            return sp_usage_error("check", "--policy is required (no installed policies in %s)",
+                                  INSTALLED_POLICIES);
+        }
+        fprintf(stderr, "stackprint: check: no --policy given; using the installed policies in %s\n",
+                INSTALLED_POLICIES);
+        policies[npolicies++] = INSTALLED_POLICIES;
+    }
     const char *path = argv[optind];
     /* the report must not replace an input: the manifest or a policy */
     for (size_t i = 0; i <= npolicies; i++) {
@@ -181,7 +224,8 @@ int cmd_check(int argc, char **argv)
             return rc;
         }
         size_t ol = out ? strlen(out) : 0;
-        if (i < npolicies && ol > 5 && strcmp(out + ol - 5, ".yaml") == 0 &&
+        if (i < npolicies && ((ol > 5 && strcmp(out + ol - 5, ".yaml") == 0) ||
+                              (ol > 4 && strcmp(out + ol - 4, ".yml") == 0)) &&
             sp_inside_dir(out, in)) {
             rc = sp_usage_error("check", "output '%s' is inside the policy folder '%s'; the "
                                 "next check would load it as a policy", out, in);
@@ -206,6 +250,19 @@ int cmd_check(int argc, char **argv)
             rc = sp_error_print(&e);
             goto done;
         }
+    if (ps.count == 0) {
+        /* a release catalog alone checks nothing: every check would pass */
+        sp_fail(&e, SP_EXIT_INPUT, "%s: the release catalog alone, no policy: nothing to check "
+                "(pass the policies too: --policy DIR)",
+                ps.catalog_file ? ps.catalog_file : policies[npolicies - 1]);
+        rc = sp_error_print(&e);
+        goto done;
+    }
+    if (key_warnings(&ps, ctx.flags & SP_EVAL_STRICT) != 0) {
+        fprintf(stderr, "stackprint: check: undocumented fact keys in the policies (--strict)\n");
+        rc = SP_EXIT_INPUT;
+        goto done;
+    }
     if (manifest_load(path, &m, &e) != 0) {
         rc = sp_error_print(&e);
         goto done;

@@ -12,9 +12,11 @@
 
 static const char export_usage[] =
     "usage: stackprint export [--format cyclonedx|spdx] [-o FILE] MANIFEST\n"
-    "  --format cyclonedx   CycloneDX 1.6 JSON (the default)\n"
-    "  --format spdx        SPDX 2.3 JSON\n"
-    "  -o, --output FILE    write FILE atomically instead of standard output\n";
+    "Write MANIFEST as a bill of materials.\n"
+    "options:\n"
+    "  -f, --format FORMAT  cyclonedx (CycloneDX 1.6 JSON, the default) or spdx (SPDX 2.3 JSON)\n"
+    "  -o, --output FILE    write FILE atomically instead of standard output\n"
+    "  -h, --help           show this help\n";
 
 /* sp_export_render: manifest M as FORMAT ("cyclonedx" or "spdx") into a
  * malloc'd buffer; shared with probe --format cyclonedx. */

@@ -14,7 +14,12 @@
 
 static const char keygen_usage[] =
     "usage: stackprint keygen [--type ecdsa-p256|ed25519] -o PREFIX\n"
-    "  writes PREFIX.key (private, mode 0600) and PREFIX.pub (public); never overwrites\n";
+    "Make a signing key pair: PREFIX.key (private, mode 0600) and PREFIX.pub\n"
+    "(public); never overwrites.\n"
+    "options:\n"
+    "  -t, --type TYPE        ecdsa-p256 (default) or ed25519\n"
+    "  -o, --output PREFIX    the key files' name, without .key or .pub\n"
+    "  -h, --help             show this help\n";
 
 #define PREFIX_MAX 4000   /* bytes in PREFIX; paths get ".key"/".pub" appended */
 

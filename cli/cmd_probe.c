@@ -23,7 +23,25 @@ static const char probe_usage[] =
     " [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
     "                        [--deep [--deep-timeout SECONDS]]\n"
     "                        [--cache DIR] [--neff FILE]... [--artifacts DIR]\n"
-    "                        [--format yaml|json|cyclonedx] [-o FILE [--sign KEY]]\n";
+    "                        [--format yaml|json|cyclonedx] [-o FILE [--sign KEY]]\n"
+    "Fingerprint this host, a copied root or an image; write the manifest.\n"
+    "options:\n"
+    "  -r, --root DIR             probe a copied tree; nothing outside DIR is read\n"
+    "  -i, --image PATH[:TAG]     probe an OCI layout, OCI archive or docker save tarball\n"
+    "      --platform OS/ARCH[/VARIANT]  the image to take from a multi-platform index\n"
+    "      --python PATH          the workload's interpreter (default: $VIRTUAL_ENV, else python3 on PATH)\n"
+    "      --image-digest sha256:HEX  the digest of the image this container runs\n"
+    "      --imds                 ask EC2's instance metadata service (IMDSv2)\n"
+    "      --imds-endpoint HOST:PORT  the metadata service to ask (default 169.254.169.254:80)\n"
+    "      --deep                 also run the workload's interpreter once (live host only)\n"
+    "      --deep-timeout SECONDS  how long it may take, 1 to 3600 (default 30)\n"
+    "      --cache DIR            the Neuron compile cache to describe (a path inside the root)\n"
+    "      --neff FILE            a NEFF file to record; repeatable, up to 256\n"
+    "      --artifacts DIR        record every *.neff file under DIR\n"
+    "  -f, --format FORMAT        yaml (default), json, or cyclonedx (a CycloneDX 1.6 BOM)\n"
+    "  -o, --output FILE          write the manifest to FILE (atomically), not stdout\n"
+    "      --sign KEY             with -o, also write FILE.intoto.json signed with KEY\n"
+    "  -h, --help                 show this help\n";
 
 /* --neff options one probe takes */
 #define SP_NEFF_ARGS_MAX 256

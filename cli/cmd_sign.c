@@ -12,8 +12,12 @@
 
 static const char sign_usage[] =
     "usage: stackprint sign -k|--key KEY [-o|--output ENVELOPE] MANIFEST\n"
-    "  writes MANIFEST.intoto.json unless -o; KEY is a PEM file or a store URI;\n"
-    "  ENVELOPE may not be KEY or MANIFEST\n";
+    "Sign MANIFEST's exact bytes into a DSSE envelope (an in-toto Statement).\n"
+    "options:\n"
+    "  -k, --key KEY          the private key: a PEM file or an OpenSSL store URI\n"
+    "  -o, --output ENVELOPE  where to write it (default MANIFEST.intoto.json);\n"
+    "                         not KEY or MANIFEST\n"
+    "  -h, --help             show this help\n";
 
 #define ENVELOPE_SUFFIX ".intoto.json"
 #define PATH_MAX_BYTES 4000     /* bytes in MANIFEST when the envelope name is made from it */

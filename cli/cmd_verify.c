@@ -13,7 +13,11 @@
 
 static const char verify_usage[] =
     "usage: stackprint verify -p|--pub PUB [-e|--envelope FILE] MANIFEST\n"
-    "  the envelope defaults to MANIFEST.intoto.json\n";
+    "Verify MANIFEST's DSSE envelope with the public key PUB; exit 3 when it fails.\n"
+    "options:\n"
+    "  -p, --pub PUB          the public key (PEM file or store URI) to trust\n"
+    "  -e, --envelope FILE    the envelope (default MANIFEST.intoto.json)\n"
+    "  -h, --help             show this help\n";
 
 #define ENVELOPE_SUFFIX ".intoto.json"
 #define PATH_MAX_BYTES 4000     /* bytes in MANIFEST when the envelope name is made from it */

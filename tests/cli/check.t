@@ -17,10 +17,12 @@
 $ stackprint check --help
 >~ ^usage: stackprint check --policy FILE\|DIR
 
-### --policy is required
+### --policy is required when no policies are installed
+# this build's DATADIR is /usr/local/share/stackprint (the Makefile's
+# default); tests/sh/install_default.sh tests an installed one
 $ stackprint check tests/fixtures/manifests/trn2-xla.yaml
 ? 2
-2> stackprint check: --policy is required (see 'stackprint check --help')
+2>~ ^stackprint check: --policy is required \(no installed policies in /.*/share/stackprint/policies\) \(see 'stackprint check --help'\)$
 
 ### a manifest is required
 $ stackprint check --policy tests/fixtures/policies
@@ -74,7 +76,7 @@ $ stackprint check --policy $T/p.yaml tests/fixtures/manifests/trn2-xla.yaml
 $ mkdir $T/empty
 $ stackprint check --policy $T/empty tests/fixtures/manifests/trn2-xla.yaml
 ? 4
-2>~ ^stackprint: .*/empty: no \*.yaml policy files$
+2>~ ^stackprint: .*/empty: no \*.yaml or \*.yml policy files$
 
 ### trn2-xla passes
 $ stackprint check --policy tests/fixtures/policies tests/fixtures/manifests/trn2-xla.yaml

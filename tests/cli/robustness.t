@@ -147,7 +147,7 @@ $ stackprint probe --root . --imds-endpoint 127.0.0.1:9
 2>~ ^stackprint probe: --imds-endpoint needs --imds
 
 ### probe --help and stackprint-probe(1) give --platform the same shape, the one image_source.c parses
-$ stackprint probe --help | grep -o -- '--platform OS/ARCH\[/VARIANT\]'
+$ stackprint probe --help | grep -o -- '--platform OS/ARCH\[/VARIANT\]' | sort -u
 $ man -l man/stackprint-probe.1 2>/dev/null | grep -o -- '--platform OS/ARCH\[/VARIANT\]' | sort -u
 > --platform OS/ARCH[/VARIANT]
 > --platform OS/ARCH[/VARIANT]

@@ -174,18 +174,20 @@ static void folders_and_files(void **state)
     sp_policy_set_init(&ps);
 
     assert_int_equal(sp_policy_load(&ps, dir, &e), -1);              /* empty folder */
-    snprintf(path, sizeof path, "%s: no *.yaml policy files", dir);
+    snprintf(path, sizeof path, "%s: no *.yaml or *.yml policy files", dir);
     assert_string_equal(e.msg, path);
 
     write_file(dir, "b.yaml", "policy: b\nrequire: {k: present}\n");
     write_file(dir, "a.yaml", "policy: a\nrequire: {k: present}\n");
     write_file(dir, ".hidden.yaml", "not: a policy\n");
     write_file(dir, "notes.txt", "not a policy\n");
-    write_file(dir, "c.yml", "not: read either\n");
+    write_file(dir, "c.yml", "policy: c\nrequire: {k: present}\n"); /* .yml as .yaml */
+    write_file(dir, "d.yaml~", "not: read either\n");
     assert_int_equal(sp_policy_load(&ps, dir, &e), 0);
-    assert_int_equal(ps.count, 2);                                    /* sorted by name */
+    assert_int_equal(ps.count, 3);                                    /* sorted by name */
     assert_string_equal(ps.policies[0].name, "a");
     assert_string_equal(ps.policies[1].name, "b");
+    assert_string_equal(ps.policies[2].name, "c");
     snprintf(path, sizeof path, "%s/a.yaml", dir);
     assert_string_equal(ps.policies[0].file, path);
 
@@ -211,7 +213,7 @@ static void folders_and_files(void **state)
     assert_string_equal(e.msg, want);
 
     /* SP_POLICY_FILES_MAX files are read; one more is refused */
-    for (int i = 0; i < SP_POLICY_FILES_MAX - 2; i++) {
+    for (int i = 0; i < SP_POLICY_FILES_MAX - 3; i++) {           /* + a, b, c */
         char name[32], text[64];
         snprintf(name, sizeof name, "p%04d.yaml", i);
         snprintf(text, sizeof text, "policy: p%04d\nforbid: {k: present}\n", i);
