@@ -25,9 +25,18 @@ static const char fleet_usage[] =
     "usage: stackprint fleet [--format text|json|junit] [--pub PUB] [--policy FILE|DIR ...]\n"
     "                        [--strict] [--keep-going] [-o FILE] MANIFEST...|DIR...\n"
     "A DIR contributes its *.json, *.yaml and *.yml files (not *.intoto.json, not\n"
-    "hidden ones, not its sub-folders).  Exit status: 0 one stack (and every check\n"
-    "passed), 1 drift or a failed check, 2 usage, 3 an envelope missing or bad\n"
-    "(--pub), 4 an unreadable or malformed file; the highest that applies.\n";
+    "hidden ones, not its sub-folders).\n"
+    "options:\n"
+    "  -f, --format FORMAT    text (default), json or junit\n"
+    "  -p, --pub PUB          every manifest's envelope MANIFEST.intoto.json must verify\n"
+    "      --policy FILE|DIR  check each distinct stack once; repeatable\n"
+    "  -s, --strict           with --policy: warnings fail the check too\n"
+    "  -k, --keep-going       report unreadable files and go on\n"
+    "  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
+    "  -h, --help             show this help\n"
+    "exit status: 0 one stack (and every check passed), 1 drift or a failed check,\n"
+    "2 usage, 3 an envelope missing or bad (--pub), 4 an unreadable or malformed file;\n"
+    "the highest that applies.\n";
 
 #define ENVELOPE_SUFFIX ".intoto.json"
 
