@@ -24,6 +24,10 @@ static void free_strings(char **v, size_t n)
 
 void catalog_free(struct catalog *c)
 {
+    if (c->builtin) {
+        memset(c, 0, sizeof *c);
+        return;
+    }
     for (size_t r = 0; r < c->nreleases; r++) {
         struct catalog_release *rel = &c->releases[r];
         for (size_t p = 0; p < rel->npackages; p++) {

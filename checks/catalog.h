@@ -18,6 +18,7 @@
 #define SP_CATALOG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "manifest/error.h"
 #include "manifest/node.h"
@@ -48,6 +49,9 @@ struct catalog {
      * normalised (pointers into the packages), for catalog_has_name() */
     const char **names, **pep503_names;
     size_t nnames, npep503_names;
+    int builtin;           /* 1: points into the catalog compiled into the
+                              binary (catalog_builtin); catalog_free() then
+                              only clears the struct */
 };
 
 /* catalog_is_document: 1 when DOC is a catalog (a mapping with a "catalog"
@@ -87,5 +91,30 @@ const char *catalog_upstream(const char *found, size_t *len);
  * compared as is.  A listed component "x" matches any one component
  * ("14.09.x"). */
 int catalog_version_matches(const char *listed, const char *found, char scheme);
+
+/* ---- the catalog compiled into the binary (checks/catalog_builtin.c) ----
+ * The build turns policies/neuron/catalog.yaml into C (build/gen/
+ * catalog_data.c, written by catalog_write_c() from what catalog_load()
+ * read), so that `check --policy policies/` need not parse 120 kB of YAML
+ * each run.  It is used only for a file whose bytes are exactly the ones
+ * it was generated from: any other catalog, an edited one included, is
+ * parsed as before. */
+
+struct catalog_embedded {
+    const struct catalog *catalog;
+    const unsigned char *source;   /* the catalog file's bytes */
+    size_t len;
+};
+
+/* catalog_builtin: when the binary holds a compiled-in catalog and the LEN
+ * bytes at BUF are exactly its source, fill *OUT with it (OUT->builtin set;
+ * the strings and arrays are static, never to be written or freed) and
+ * return 1; else 0 (OUT untouched). */
+int catalog_builtin(const char *buf, size_t len, struct catalog *out);
+
+/* catalog_write_c: C source defining `const struct catalog_embedded
+ * sp_catalog_embedded` for C, whose file bytes were SRC (LEN).  Returns 0,
+ * or -1 on a write error of FP. */
+int catalog_write_c(const struct catalog *c, const unsigned char *src, size_t len, FILE *fp);
 
 #endif

@@ -672,6 +672,21 @@ int sp_policy_parse(struct sp_policy_set *ps, const char *buf, size_t len,
         ps->policies = np;
         ps->cap = cap;
     }
+    /* the shipped catalog, byte for byte: the copy compiled in (catalog.h) */
+    struct catalog builtin;
+    if (ps->catalog == NULL && catalog_builtin(buf, len, &builtin)) {
+        struct catalog *c = malloc(sizeof *c);
+        char *file = sp_utf8_sanitize(name, strlen(name));
+        if (c == NULL || file == NULL) {
+            free(c);
+            free(file);
+            return nomem(e, name);
+        }
+        *c = builtin;
+        ps->catalog = c;
+        ps->catalog_file = file;
+        return 0;
+    }
     struct sp_node *doc = sp_node_parse_yaml(buf, len, name, e);
     if (doc == NULL)
         return -1;

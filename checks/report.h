@@ -103,4 +103,8 @@ struct sp_release_row *sp_release_rows(const struct factset *facts, size_t *n);
  * columns. */
 size_t sp_put_escaped(FILE *fp, const char *s, const char *(*special)(unsigned char c));
 
+/* sp_xml_entity: for sp_put_escaped: the XML 1.0 entity for & < > " and ',
+ * NULL for any other byte. */
+const char *sp_xml_entity(unsigned char c);
+
 #endif

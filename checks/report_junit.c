@@ -21,6 +21,11 @@ static const char *xml_special(unsigned char c)
     return NULL;
 }
 
+const char *sp_xml_entity(unsigned char c)
+{
+    return xml_special(c);
+}
+
 static void xml(FILE *fp, const char *s)
 {
     sp_put_escaped(fp, s, xml_special);

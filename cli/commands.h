@@ -17,6 +17,7 @@ int cmd_verify(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_attest(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
 struct manifest;

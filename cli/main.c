@@ -25,6 +25,7 @@ static const struct command commands[] = {
     { "attach", cmd_attach, "write a manifest's stack into a JUnit report's properties" },
     { "attest", cmd_attest, "sign an in-toto test-result attestation of a JUnit report" },
     { "diff", cmd_diff, "what changed between two manifests, in stack order" },
+    { "fleet", cmd_fleet, "group many nodes' manifests by stack; name the odd nodes out" },
     { "export", cmd_export, "a manifest as a CycloneDX or SPDX bill of materials" },
     { NULL, NULL, NULL },
 };

@@ -55,7 +55,18 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
 char *sp_utf8_sanitize(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
-    size_t out = 0;
+    size_t out = 0, ascii = 0;
+    /* the common case, plain ASCII without NUL: one copy */
+    while (ascii < len && p[ascii] >= 0x01 && p[ascii] < 0x80)
+        ascii++;
+    if (ascii == len) {
+        char *r = malloc(len + 1);
+        if (r != NULL) {
+            memcpy(r, s, len);
+            r[len] = '\0';
+        }
+        return r;
+    }
     for (size_t i = 0; i < len;) {
         size_t k = utf8_seq(p + i, len - i);
         if (k == 0) { out += 4; i++; } else { out += k; i += k; }

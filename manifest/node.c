@@ -335,19 +335,25 @@ static struct sp_node *from_json(json_t *j, int depth, const char *name,
         n = node_new(SP_NODE_MAP, 0, 0);
         const char *k;
         json_t *v;
-        if (n == NULL)
+        /* the size is known: the arrays once, not grown pair by pair */
+        size_t size = json_object_size(j) ? json_object_size(j) : 1;
+        if (n == NULL || (n->items = malloc(size * sizeof *n->items)) == NULL ||
+            (n->keys = malloc(size * sizeof *n->keys)) == NULL ||
+            (n->key_lines = calloc(size, sizeof *n->key_lines)) == NULL ||
+            (n->key_columns = calloc(size, sizeof *n->key_columns)) == NULL)
             goto nomem;
         json_object_foreach(j, k, v) {
             struct sp_node *item = from_json(v, depth + 1, name, e);
             char *key = item ? strdup(k) : NULL;
-            if (item == NULL || key == NULL || node_push(n, key, 0, 0, item) != 0) {
+            if (item == NULL || key == NULL) {
                 if (item && !key)
                     sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
                 sp_node_free(item);
-                free(key);
                 sp_node_free(n);
                 return NULL;
             }
+            n->keys[n->count] = key;
+            n->items[n->count++] = item;
         }
         return n;
     }
