@@ -2,6 +2,7 @@
  * XML (the shape of tests/schemas/junit.xsd); see fleet.h.  Wording of a
  * check's results is checks/report.c's; every text passes through
  * sp_put_escaped so no terminal escape or byte XML forbids gets out. */
+#include "common/strbuf.h"
 #include "fleet.h"
 
 #include <jansson.h>
@@ -44,7 +45,8 @@ static void put(FILE *fp, const char *s)
 static void put_failures(FILE *fp, const struct sp_fleet_stack *s, const char *indent,
                          const char *(*special)(unsigned char c))
 {
-    char explain[2048];
+    struct sp_strbuf explain;
+    sp_strbuf_init(&explain, SP_REPORT_TEXT_MAX);
     for (size_t i = 0; i < s->report.count; i++) {
         const struct sp_result *res = &s->report.results[i];
         if (!res->fails)
@@ -56,9 +58,10 @@ static void put_failures(FILE *fp, const struct sp_fleet_stack *s, const char *i
         fputs(": ", fp);
         sp_put_escaped(fp, res->requirement->key, special);
         fputs(": ", fp);
-        sp_put_escaped(fp, sp_result_explain(res, explain, sizeof explain), special);
+        sp_put_escaped(fp, sp_result_explain(res, &explain), special);
         fputc('\n', fp);
     }
+    sp_strbuf_free(&explain);
 }
 
 /* One difference, "KEY: MAJORITY -> VALUE (CHANGE)", as put_failures. */
@@ -182,7 +185,10 @@ static json_t *json_check(const struct sp_fleet_stack *s)
         json_object_set_new(r, "found", text_or_null(res->found));
         json_object_set_new(r, "verdict", json_string(sp_verdict_name(res->verdict)));
         json_object_set_new(r, "severity", json_string(sp_severity_name(res->severity)));
-        json_object_set_new(r, "explain", json_string(sp_result_explain(res, buf, sizeof buf)));
+        struct sp_strbuf explain;
+        sp_strbuf_init(&explain, SP_REPORT_TEXT_MAX);
+        json_object_set_new(r, "explain", json_string(sp_result_explain(res, &explain)));
+        sp_strbuf_free(&explain);
     }
     json_object_set_new(o, "failures", fails);
     return o;
