@@ -70,9 +70,11 @@ for i in range(n):
     if i == 13:
         f["env.NEURON_RT_VISIBLE_CORES"], e["env.NEURON_RT_VISIBLE_CORES"] = "0-15", "environ"
     keys = sorted(f, key=lambda k: k.encode())
-    lines = b"".join(f"{k}={f[k]}\n".encode() for k in keys if k not in VOLATILE)
+    # stackprint-manifest(5): netstrings of each key and value (schema v2)
+    ns = lambda t: str(len(t.encode())).encode() + b":" + t.encode() + b","
+    lines = b"".join(ns(k) + ns(f[k]) for k in keys if k not in VOLATILE)
     doc = {
-        "schema": "stackprint/manifest/v1", "tool": "stackprint 0.1.0",
+        "schema": "stackprint/manifest/v2", "tool": "stackprint 0.1.0",
         "created": "2026-11-29T08:00:00Z", "subject": "host:/",
         "stack_id": "sha256:" + hashlib.sha256(lines).hexdigest(),
         "facts": {k: f[k] for k in keys},

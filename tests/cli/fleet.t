@@ -35,17 +35,17 @@ $ stackprint fleet --strict tests/fixtures/fleet
 
 ### one stack: exit 0
 $ stackprint fleet tests/fixtures/fleet/node1.json tests/fixtures/fleet/node2.json tests/fixtures/fleet/node3.json
-> fleet: 3 nodes, 1 stack; majority sha256:e232b5164cd6c35e8ea833831c2853664726d73da3a1eeae648b46b14bc8080b (3 of 3 nodes)
-> stack sha256:e232b5164cd6c35e8ea833831c2853664726d73da3a1eeae648b46b14bc8080b: 3 nodes, majority
+> fleet: 3 nodes, 1 stack; majority sha256:c2e299c744998166fc5088e3ace6884bd56e1646b72cfdbb5e7ac34d8bbe6bc5 (3 of 3 nodes)
+> stack sha256:c2e299c744998166fc5088e3ace6884bd56e1646b72cfdbb5e7ac34d8bbe6bc5: 3 nodes, majority
 > result: one stack on all 3 nodes
 
 ### one drifted node: exit 1, its five differences with their changes
 $ stackprint fleet tests/fixtures/fleet
 ? 1
-> fleet: 4 nodes, 2 stacks; majority sha256:e232b5164cd6c35e8ea833831c2853664726d73da3a1eeae648b46b14bc8080b (3 of 4 nodes)
-> stack sha256:e232b5164cd6c35e8ea833831c2853664726d73da3a1eeae648b46b14bc8080b: 3 nodes, majority
-> stack sha256:ad4d458ef845102c79e3f0956b9f5c397a44395f426a36c04b933bb0ec5618cd: 1 node
-> odd node node4 (stack sha256:ad4d458ef845102c79e3f0956b9f5c397a44395f426a36c04b933bb0ec5618cd): 5 differences from the majority
+> fleet: 4 nodes, 2 stacks; majority sha256:c2e299c744998166fc5088e3ace6884bd56e1646b72cfdbb5e7ac34d8bbe6bc5 (3 of 4 nodes)
+> stack sha256:c2e299c744998166fc5088e3ace6884bd56e1646b72cfdbb5e7ac34d8bbe6bc5: 3 nodes, majority
+> stack sha256:49d59f702f77330d689efde627fd023c8af700c21e561e1abfb1d93c38e5c6e7: 1 node
+> odd node node4 (stack sha256:49d59f702f77330d689efde627fd023c8af700c21e561e1abfb1d93c38e5c6e7): 5 differences from the majority
 >   neuron.driver.version: 2.30.2.0 -> 2.29.0.0 (downgraded)
 >   pip.torch: 2.9.0 -> 2.9.1 (upgraded)
 >   torch.backend: native -> xla (changed)
@@ -56,14 +56,14 @@ $ stackprint fleet tests/fixtures/fleet
 ### a tie: the stack read first is the majority (node1 named first)
 $ stackprint fleet tests/fixtures/fleet/node1.json tests/fixtures/fleet/node4.json
 ? 1
->~ ^fleet: 2 nodes, 2 stacks; majority sha256:e232b5.* \(1 of 2 nodes\), a tie: the stack read first is taken$
+>~ ^fleet: 2 nodes, 2 stacks; majority sha256:c2e299.* \(1 of 2 nodes\), a tie: the stack read first is taken$
 >~ ^odd node node4 
 >~ ^  pip.torch: 2.9.0 -> 2.9.1 \(upgraded\)$
 
 ### a tie: the stack read first is the majority (node4 named first)
 $ stackprint fleet tests/fixtures/fleet/node4.json tests/fixtures/fleet/node1.json
 ? 1
->~ ^fleet: 2 nodes, 2 stacks; majority sha256:ad4d45.* \(1 of 2 nodes\), a tie
+>~ ^fleet: 2 nodes, 2 stacks; majority sha256:49d59f.* \(1 of 2 nodes\), a tie
 >~ ^odd node node1 
 >~ ^  pip.torch: 2.9.1 -> 2.9.0 \(downgraded\)$
 >~ ^  pip.torchvision: \(absent\) -> 0.24.0 \(added\)$
@@ -71,7 +71,7 @@ $ stackprint fleet tests/fixtures/fleet/node4.json tests/fixtures/fleet/node1.js
 ### the majority is by count, not by order: node4 first still loses 1 to 3
 $ stackprint fleet tests/fixtures/fleet/node4.json tests/fixtures/fleet/node1.json tests/fixtures/fleet/node2.json tests/fixtures/fleet/node3.json
 ? 1
->~ ^fleet: 4 nodes, 2 stacks; majority sha256:e232b5.* \(3 of 4 nodes\)$
+>~ ^fleet: 4 nodes, 2 stacks; majority sha256:c2e299.* \(3 of 4 nodes\)$
 >~ ^odd node node4 
 
 ### node names: host.hostname, else the subject, else the file name
@@ -170,5 +170,5 @@ $ stackprint fleet -f json -o $T/d/report.json $T/d
 ### --policy: each stack checked once, the verdict per stack
 $ stackprint fleet --policy tests/fixtures/policies tests/fixtures/fleet
 ? 1
->~ ^stack sha256:e232b5.*: 3 nodes, majority; [0-9]+ polic(y|ies), [0-9]+ requirements?: .*check (passed|failed)$
->~ ^stack sha256:ad4d45.*: 1 node; [0-9]+ polic(y|ies), .*check (passed|failed)$
+>~ ^stack sha256:c2e299.*: 3 nodes, majority; [0-9]+ polic(y|ies), [0-9]+ requirements?: .*check (passed|failed)$
+>~ ^stack sha256:49d59f.*: 1 node; [0-9]+ polic(y|ies), .*check (passed|failed)$
