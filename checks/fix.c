@@ -154,9 +154,8 @@ static const struct catalog_package *matching(const struct catalog_package **c, 
 }
 
 /* The version of R's package NAME that the plan installs (see fix.h). */
-static const struct catalog_package *choose(const struct fixctx *x, const struct catalog_release *r,
-                                            const char *name, int pep503, const char *installed,
-                                            const char *torch)
+static const struct catalog_package *choose(const struct catalog_release *r, const char *name,
+                                            int pep503, const char *installed, const char *torch)
 {
     const struct catalog_package *c[32];
     size_t nc = packages(r, name, pep503, c, sizeof c / sizeof *c);
@@ -169,7 +168,6 @@ static const struct catalog_package *choose(const struct fixctx *x, const struct
         m = matching(c, nc, torch, 3);
     for (unsigned k = 3; m == NULL && k >= 1; k--)
         m = matching(c, nc, installed, k);
-    (void)x;
     return m ? m : c[0];
 }
 
@@ -291,7 +289,7 @@ static int system_steps(const struct fixctx *x, const struct catalog_release *r,
         if (dkms && x->opts->keep_driver)
             continue;
         dkms_seen |= dkms;
-        const struct catalog_package *want = choose(x, r, name, 0, f->value, NULL);
+        const struct catalog_package *want = choose(r, name, 0, f->value, NULL);
         if (want == NULL || catalog_version_matches(want->version, f->value, 'd'))
             continue;
         int group = dkms ? G_DRIVER
@@ -383,7 +381,7 @@ static int python_steps(const struct fixctx *x, const struct catalog_release *r,
         }
         if (native && (strcmp(name, "torch-neuronx") == 0 || strcmp(name, "torch-xla") == 0))
             continue;
-        const struct catalog_package *want = choose(x, r, name, 1, f->value, torch);
+        const struct catalog_package *want = choose(r, name, 1, f->value, torch);
         if (want == NULL)
             continue;
         /* torch follows its Neuron plugin: torch-neuronx on the XLA path,

@@ -310,14 +310,15 @@ static int same_version(const char *runtime, const char *metadata)
     return same;
 }
 
-/* The site folder holding the distribution whose METADATA (or PKG-INFO)
- * path is EVIDENCE, resolved inside the root, into OUT; 0 or -1. */
-static int site_of_metadata(struct probe_ctx *ctx, const char *evidence, char *out, size_t outsz)
+/* The site folder two levels above PATH, resolved inside the root, into
+ * OUT: of <site>/<name>.dist-info/METADATA (a distribution's evidence) and
+ * of <site>/<pkg>/__init__.py (an imported package's file) alike; 0 or -1. */
+static int site_of(struct probe_ctx *ctx, const char *path, char *out, size_t outsz)
 {
     char d[SP_ROOT_PATH_MAX];
-    if (evidence == NULL || snprintf(d, sizeof d, "%s", evidence) >= (int)sizeof d)
+    if (path == NULL || snprintf(d, sizeof d, "%s", path) >= (int)sizeof d)
         return -1;
-    for (int up = 0; up < 2; up++) {   /* <site>/<name>.dist-info/METADATA */
+    for (int up = 0; up < 2; up++) {   /* two levels up */
         char *slash = strrchr(d, '/');
         if (slash == NULL || slash == d)
             return -1;
@@ -329,13 +330,6 @@ static int site_of_metadata(struct probe_ctx *ctx, const char *evidence, char *o
     int rc = snprintf(out, outsz, "%s", real) < (int)outsz ? 0 : -1;
     free(real);
     return rc;
-}
-
-/* The site folder a package FILE (<site>/<pkg>/__init__.py) was imported
- * from, resolved inside the root. */
-static int site_of_file(struct probe_ctx *ctx, const char *file, char *out, size_t outsz)
-{
-    return site_of_metadata(ctx, file, out, outsz);
 }
 
 static void compare(struct probe_ctx *ctx, struct disagree *d)
@@ -385,8 +379,8 @@ static void compare(struct probe_ctx *ctx, struct disagree *d)
         char a[SP_ROOT_PATH_MAX], b[SP_ROOT_PATH_MAX];
         if (rf == NULL || *rf == '\0' || sf == NULL)
             continue;
-        if (site_of_file(ctx, rf, a, sizeof a) != 0 ||
-            site_of_metadata(ctx, sf->evidence, b, sizeof b) != 0)
+        if (site_of(ctx, rf, a, sizeof a) != 0 ||
+            site_of(ctx, sf->evidence, b, sizeof b) != 0)
             continue;
         if (strcmp(a, b) != 0)
             disagree(ctx, d, files[i].rt, "imported from %s; the environment's metadata "
