@@ -30,7 +30,7 @@ PKGS      = libpci libarchive libcrypto yaml-0.1 jansson libisal libzstd
 # packages (scripts/bootstrap) before anything is compiled.  The $(eval)
 # keeps each answer after its first use (one pkg-config run, not one per file).
 PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) rpm libxml-2.0 2>/dev/null))$(PKG_CFLAGS)
-# librpm is dlopen'd by fingerprint/probe_rpm.c only when a root holds an
+# librpm is dlopen'd by fingerprint/probes/probe_rpm.c only when a root holds an
 # rpm database (linked, it and its Lua, sqlite and libgcrypt cost every run
 # a few ms): compiled against pkg-config's rpm, loaded by its SONAME.
 # libxml2 (JUnit reports, junit/) likewise: its headers only; the library is
@@ -54,7 +54,8 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DSP_VERSION='"$(VERSION)"' -I. $(WARNINGS) 
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 LIBS      = $(PKG_LIBS) -lpthread
 
-LIB_SRC  := $(sort $(wildcard common/*.c manifest/*.c fingerprint/*.c checks/*.c export/*.c junit/*.c))
+LIB_SRC  := $(sort $(wildcard common/*.c manifest/*.c fingerprint/root/*.c fingerprint/probes/*.c \
+                                fingerprint/probes/*/*.c checks/*.c export/*.c junit/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)

@@ -1,6 +1,6 @@
 /* checks/catalog.c: loading the Neuron release catalog and matching
  * versions against it; see catalog.h.  Reads only the catalog file. */
-#include "catalog.h"
+#include "checks/catalog.h"
 
 #include <errno.h>
 #include <stdio.h>

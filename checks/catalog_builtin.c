@@ -5,7 +5,7 @@
  * as a run that reads the file, so the two cannot disagree.  The data is a
  * weak symbol: a program linked without it (the unit tests, the generator
  * itself) always parses. */
-#include "catalog.h"
+#include "checks/catalog.h"
 
 #include <string.h>
 

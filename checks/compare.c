@@ -1,13 +1,13 @@
 /* checks/compare.c: differences between two fact sets; see compare.h.  The
  * direction of a version change comes from the scheme table
  * (checks/version.h); nothing here knows a scheme's rules. */
-#include "compare.h"
+#include "checks/compare.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "version.h"
+#include "checks/version.h"
 
 /* The reading order: the longest pattern KEY matches gives its group, and
  * that entry's place in this table orders keys inside the group (so the

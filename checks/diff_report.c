@@ -1,14 +1,14 @@
 /* checks/diff_report.c: text, json and markdown renderings of a struct
  * sp_diff; see diff_report.h.  Escaping goes through sp_put_escaped()
  * (checks/report.h), JSON through jansson. */
-#include "diff_report.h"
+#include "checks/diff_report.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "checks/report.h"
 
 #define KEY_COLUMN_MAX 40      /* longer keys overflow instead of widening */
 

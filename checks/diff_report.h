@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 
-#include "compare.h"
+#include "checks/compare.h"
 #include "manifest/error.h"
 
 enum sp_diff_format { SP_DIFF_TEXT, SP_DIFF_JSON, SP_DIFF_MARKDOWN };

@@ -1,13 +1,13 @@
 /* checks/evaluate.c: policies against facts, into a report; see
  * evaluate.h.  Must not read anything but the fact set it is given, and
  * must not format output (checks/report_*.c do). */
-#include "evaluate.h"
+#include "checks/evaluate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "release.h"
+#include "checks/release.h"
 #include "common/strbuf.h"
 
 /* REF_MISSING: a fact the test refers to is absent */

@@ -37,7 +37,7 @@
 
 #include "manifest/error.h"
 #include "manifest/facts.h"
-#include "policy.h"
+#include "checks/policy.h"
 
 enum sp_verdict {
     SP_VERDICT_OK, SP_VERDICT_VIOLATED, SP_VERDICT_MISSING, SP_VERDICT_INVALID,

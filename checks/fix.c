@@ -1,5 +1,5 @@
 /* checks/fix.c: remediation plans for `check --fix` (checks/fix.h). */
-#include "fix.h"
+#include "checks/fix.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "evaluate.h"
-#include "version.h"
+#include "checks/catalog.h"
+#include "checks/evaluate.h"
+#include "checks/version.h"
 
 enum { G_LEGACY, G_DRIVER, G_RELOAD, G_RUNTIME, G_TOOLS, G_PIP_REMOVE, G_PIP, G_GROUPS };
 

@@ -46,7 +46,7 @@
 
 #include "manifest/error.h"
 #include "manifest/facts.h"
-#include "policy.h"
+#include "checks/policy.h"
 
 struct sp_fix_step {
     char *key;            /* the fact the step changes */

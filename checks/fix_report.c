@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fix.h"
+#include "checks/fix.h"
 
 /* The part of COMMAND before its last word (the package), as a length:
  * steps whose prefixes are equal join into one command.  The last word

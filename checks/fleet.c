@@ -2,7 +2,7 @@
  * each other stack's differences from it; see fleet.h.  The differences
  * and their directions are checks/compare.c's, the verdicts
  * checks/evaluate.c's: nothing here compares versions. */
-#include "fleet.h"
+#include "checks/fleet.h"
 
 #include <stdint.h>
 #include <stdlib.h>

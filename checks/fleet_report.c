@@ -3,13 +3,13 @@
  * check's results is checks/report.c's; every text passes through
  * sp_put_escaped so no terminal escape or byte XML forbids gets out. */
 #include "common/strbuf.h"
-#include "fleet.h"
+#include "checks/fleet.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "checks/report.h"
 
 static const char *const format_names[] = { "text", "json", "junit" };
 

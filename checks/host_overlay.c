@@ -1,6 +1,6 @@
 /* checks/host_overlay.c: an image's facts with the host's kernel-side facts
  * laid over them; see host_overlay.h. */
-#include "host_overlay.h"
+#include "checks/host_overlay.h"
 
 #include <string.h>
 

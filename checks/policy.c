@@ -1,7 +1,7 @@
 /* checks/policy.c: loading policy files strictly; see policy.h.  Reads
  * only the policy files it is given; never reads the machine or a
  * manifest, never evaluates. */
-#include "policy.h"
+#include "checks/policy.h"
 
 #include <dirent.h>
 #include <errno.h>

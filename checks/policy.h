@@ -41,9 +41,9 @@
 
 #include <stddef.h>
 
-#include "catalog.h"
+#include "checks/catalog.h"
 #include "manifest/error.h"
-#include "specifier.h"
+#include "checks/specifier.h"
 
 #define SP_POLICY_MAX_BYTES (1u << 20)   /* largest policy file */
 #define SP_POLICY_FILES_MAX 1000         /* *.yaml files read from one folder */

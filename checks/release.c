@@ -1,6 +1,6 @@
 /* checks/release.c: Neuron SDK release inference; see release.h.  Pure: reads
  * only the catalog and the fact set it is given. */
-#include "release.h"
+#include "checks/release.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -53,7 +53,7 @@
 #ifndef SP_RELEASE_H
 #define SP_RELEASE_H
 
-#include "catalog.h"
+#include "checks/catalog.h"
 #include "manifest/facts.h"
 
 /* release_infer: add the derived facts above to FACTS (which must not hold

@@ -1,7 +1,7 @@
 /* checks/report.c: choosing a report format and the wording every format
  * shares; see report.h.  Format-specific layout belongs in
  * report_<format>.c, not here. */
-#include "report.h"
+#include "checks/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "common/strbuf.h"
-#include "evaluate.h"
+#include "checks/evaluate.h"
 
 enum sp_format { SP_FORMAT_TEXT, SP_FORMAT_JSON, SP_FORMAT_JUNIT, SP_FORMAT_SARIF, SP_FORMAT_GITHUB };
 

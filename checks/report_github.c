@@ -4,7 +4,7 @@
  * (actions/toolkit, command.ts): in the message '%', CR and LF become %25,
  * %0D, %0A; in properties also ':' and ',' become %3A and %2C.  Other
  * control characters are shown as \xNN, so no line can start a command. */
-#include "report.h"
+#include "checks/report.h"
 
 #include <string.h>
 

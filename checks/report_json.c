@@ -3,7 +3,7 @@
  * found, supported, verdict, severity, message, detail), "summary", and
  * "neuron_sdk" (the release inference and its table, or null).
  * Keys in that order; absent values are null. */
-#include "report.h"
+#include "checks/report.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * non-failing warning a <system-out> note, not applicable <skipped>.
  * Must escape every text (sp_put_escaped with the XML entities), so no
  * control character XML 1.0 forbids reaches the file. */
-#include "report.h"
+#include "checks/report.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * one result per bad verdict, located at the manifest (artifactLocation)
  * and the fact key (logicalLocations).  Passing results are not findings
  * and are left out. */
-#include "report.h"
+#include "checks/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * Colour (verdicts only)
  * when the caller asks for it.  Must not emit control characters from the
  * data: everything goes through sp_put_escaped(). */
-#include "report.h"
+#include "checks/report.h"
 
 #include <stdlib.h>
 #include <string.h>

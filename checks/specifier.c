@@ -2,7 +2,7 @@
  * specifier.h.  The scheme files own ordering and prefixes; this file owns
  * the operators and PEP 440's exclusion rules, and must not compare
  * versions as strings (=== aside, which is defined as a text match). */
-#include "specifier.h"
+#include "checks/specifier.h"
 
 #include <stdio.h>
 #include <stdlib.h>

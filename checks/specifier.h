@@ -37,7 +37,7 @@
 #include <stddef.h>
 
 #include "manifest/error.h"
-#include "version.h"
+#include "checks/version.h"
 
 #define SP_SPECIFIER_TEXT_MAX 1024   /* bytes in one specifier set */
 #define SP_SPECIFIER_CLAUSES_MAX 32  /* clauses in one set */

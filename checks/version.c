@@ -1,6 +1,6 @@
 /* checks/version.c: the scheme table, the key-to-scheme rule and helpers
  * the scheme files share; see version.h.  No scheme logic lives here. */
-#include "version.h"
+#include "checks/version.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * dpkg only warns about (an upstream version not starting with a digit,
  * invalid characters): those are errors here, never compared.
  */
-#include "version.h"
+#include "checks/version.h"
 
 #include <errno.h>
 #include <limits.h>

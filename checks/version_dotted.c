@@ -5,7 +5,7 @@
  * "2.29.1"; "2.9" < "2.10").  Must not accept anything else: no spaces, no
  * letters, no "v", no empty component.
  */
-#include "version.h"
+#include "checks/version.h"
 
 #include <stdlib.h>
 #include <string.h>

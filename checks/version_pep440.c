@@ -12,7 +12,7 @@
  * separators and an optional number (implicit 0); a local label "+x.y-z";
  * any letter case.
  */
-#include "version.h"
+#include "checks/version.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
  * rule that a missing release matches any is not applied (write ==2.19.*).
  * Must not accept whitespace or characters rpm forbids in a version.
  */
-#include "version.h"
+#include "checks/version.h"
 
 #include <stdlib.h>
 #include <string.h>

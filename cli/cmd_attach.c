@@ -9,7 +9,7 @@
 
 #include "checks/evaluate.h"
 #include "checks/policy.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "junit/junit.h"
 #include "junit/testresult.h"
 #include "manifest/manifest.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 #include "junit/junit.h"
 #include "junit/testresult.h"
 #include "manifest/dsse.h"

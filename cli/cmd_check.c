@@ -15,7 +15,7 @@
 #include "checks/fix.h"
 #include "checks/policy.h"
 #include "checks/report.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "manifest/manifest.h"
 
 #ifndef SP_DATADIR

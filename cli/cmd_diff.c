@@ -14,7 +14,7 @@
 #include "checks/diff_report.h"
 #include "checks/evaluate.h"
 #include "checks/policy.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 

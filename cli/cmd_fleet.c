@@ -17,7 +17,7 @@
 
 #include "checks/fleet.h"
 #include "checks/policy.h"
-#include "commands.h"
+#include "cli/commands.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 

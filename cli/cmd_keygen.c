@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 #include "manifest/keys.h"
 
 static const char keygen_usage[] =

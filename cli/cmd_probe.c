@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "fingerprint/image.h"
-#include "fingerprint/probe.h"
+#include "cli/commands.h"
+#include "fingerprint/root/image.h"
+#include "fingerprint/probes/probe.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 #include "junit/junit.h"

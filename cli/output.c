@@ -1,5 +1,5 @@
 /* cli/output.c: printing errors and writing output files atomically. */
-#include "commands.h"
+#include "cli/commands.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* common/strbuf.c: the bounded string builder; see strbuf.h. */
-#include "strbuf.h"
+#include "common/strbuf.h"
 
 #include <errno.h>
 #include <stdio.h>

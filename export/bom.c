@@ -1,5 +1,5 @@
 /* export/bom.c: facts to bill-of-materials components (export/bom.h). */
-#include "bom.h"
+#include "export/bom.h"
 
 #include <errno.h>
 #include <openssl/evp.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "purl.h"
+#include "export/purl.h"
 
 static const char *const frameworks[] = {
     "torch", "torch-neuronx", "torch-xla", "torch-neuron", "neuronx-cc", "neuron-cc",

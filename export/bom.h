@@ -32,8 +32,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "../manifest/error.h"
-#include "../manifest/manifest.h"
+#include "manifest/error.h"
+#include "manifest/manifest.h"
 
 #define SP_BOM_PROPS_MAX 8   /* properties of one component */
 

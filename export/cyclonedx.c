@@ -8,7 +8,7 @@
  * subject depends on every component). */
 #include <string.h>
 
-#include "bom.h"
+#include "export/bom.h"
 
 static const char *type_name(enum sp_bom_kind k)
 {

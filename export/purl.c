@@ -1,5 +1,5 @@
 /* export/purl.c: Package URL building (export/purl.h). */
-#include "purl.h"
+#include "export/purl.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bom.h"
+#include "export/bom.h"
 
 static const char *purpose(enum sp_bom_kind k)
 {

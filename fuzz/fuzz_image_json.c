@@ -1,5 +1,5 @@
 /* fuzz/fuzz_image_json.c: libFuzzer target for the image sources' JSON
- * (fingerprint/image_source.c): OCI index.json and nested indexes, image
+ * (fingerprint/root/image_source.c): OCI index.json and nested indexes, image
  * manifests, image configs, and docker-save manifest.json.  The input is up
  * to five documents separated by the line "--doc--":
  *   index.json, manifest blob, config blob, manifest.json, an extra blob
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "image_layout.h"
+#include "fuzz/image_layout.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

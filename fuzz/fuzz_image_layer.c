@@ -1,5 +1,5 @@
 /* fuzz/fuzz_image_layer.c: libFuzzer target for tar layers through the
- * image root (fingerprint/image_blob.c, image_tree.c, image_keep.c,
+ * image root (fingerprint/root/image_blob.c, image_tree.c, image_keep.c,
  * image_root.c) and every probe reading that root.  The input is up to four
  * uncompressed tar layers separated by the line "--layer--"; they become
  * one OCI image (config, manifest, index with matching digests, so the
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fingerprint/probe.h"
-#include "image_layout.h"
+#include "fingerprint/probes/probe.h"
+#include "fuzz/image_layout.h"
 
 #define WALK_ENTRIES_MAX 2000
 #define WALK_DEPTH_MAX 12

@@ -1,7 +1,7 @@
 /* fuzz/fuzz_metadata.c: libFuzzer target for the METADATA / PKG-INFO header
  * reader (py_metadata_read on a root file that is the input). */
 #include "fuzz/fuzz_root.h"
-#include "fingerprint/python_env.h"
+#include "fingerprint/probes/python/python_env.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fingerprint/probe.h"
-#include "fingerprint/root.h"
+#include "fingerprint/probes/probe.h"
+#include "fingerprint/root/root.h"
 
 static char fuzz_dir[64];
 

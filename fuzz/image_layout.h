@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fingerprint/image_impl.h"
+#include "fingerprint/root/image_impl.h"
 
 struct fz_member {
     const char *name;

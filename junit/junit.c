@@ -2,13 +2,13 @@
  * SAX2 parser (no document tree: memory is the report, the result and a
  * little per suite), properties spliced into the report's own bytes, test
  * cases listed; see junit.h. */
-#include "junit.h"
+#include "junit/junit.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "libxml.h"
+#include "junit/libxml.h"
 
 #define DEPTH_MAX 4096          /* open elements tracked (libxml2 stops at 256) */
 

@@ -1,5 +1,5 @@
 /* junit/libxml.c: libxml2 opened with dlopen(3) on first use; see libxml.h. */
-#include "libxml.h"
+#include "junit/libxml.h"
 
 #include <dlfcn.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* junit/testresult.c: the stack properties of stackprint attach and the
  * test-result statement of stackprint attest; see testresult.h. */
-#include "testresult.h"
+#include "junit/testresult.h"
 
 #include <stdio.h>
 #include <stdlib.h>

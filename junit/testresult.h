@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "junit.h"
+#include "junit/junit.h"
 #include "manifest/facts.h"
 #include "manifest/manifest.h"
 #include "manifest/node.h"

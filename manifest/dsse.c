@@ -1,7 +1,7 @@
 /* manifest/dsse.c: DSSE envelopes of in-toto Statements over manifests:
  * PAE, strict base64, building, signing and verifying; see dsse.h.
  * Never prints, never exits; never trusts a key named inside an envelope. */
-#include "dsse.h"
+#include "manifest/dsse.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -13,8 +13,8 @@
 #include <jansson.h>
 #include <openssl/evp.h>
 
-#include "manifest.h"
-#include "node.h"
+#include "manifest/manifest.h"
+#include "manifest/node.h"
 
 /* ---- digests ------------------------------------------------------- */
 

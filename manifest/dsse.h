@@ -35,9 +35,9 @@
 #include <jansson.h>
 #include <openssl/evp.h>
 
-#include "error.h"
-#include "keys.h"
-#include "node.h"
+#include "manifest/error.h"
+#include "manifest/keys.h"
+#include "manifest/node.h"
 
 #define DSSE_PAYLOAD_TYPE "application/vnd.in-toto+json"
 #define SP_STATEMENT_TYPE "https://in-toto.io/Statement/v1"

@@ -3,7 +3,7 @@
  *
  * To document a new fact: add one line below and its entry in the page
  * named (tests/sh/fact_keys.sh compares the two both ways). */
-#include "fact_keys.h"
+#include "manifest/fact_keys.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* manifest/facts.c: the fact set; see facts.h.  No I/O here. */
-#include "facts.h"
+#include "manifest/facts.h"
 
 #include <errno.h>
 #include <stdio.h>

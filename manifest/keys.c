@@ -1,7 +1,7 @@
 /* manifest/keys.c: key pairs, key loading through OSSL_STORE, key ids and
  * raw signatures; see keys.h.  Never prints, never exits, never keeps a
  * private key's bytes in memory it does not wipe. */
-#include "keys.h"
+#include "manifest/keys.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,8 +21,8 @@
 #include <openssl/ui.h>
 #include <openssl/x509.h>
 
-#include "dsse.h"
-#include "manifest.h"
+#include "manifest/dsse.h"
+#include "manifest/manifest.h"
 
 /* The last OpenSSL error's reason, for messages; clears the queue. */
 static const char *ossl_reason(const char *fallback)

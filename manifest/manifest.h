@@ -16,8 +16,8 @@
 
 #include <stdio.h>
 
-#include "error.h"
-#include "facts.h"
+#include "manifest/error.h"
+#include "manifest/facts.h"
 
 #define SP_MANIFEST_SCHEMA "stackprint/manifest/v2"
 /* v1 hashed "key=value\n" lines, which two fact sets could share; a v1

@@ -1,6 +1,6 @@
 /* manifest/manifest_read.c: read a manifest (YAML or JSON) back into a
  * struct manifest, strictly; see manifest.h.  Never reads the machine. */
-#include "manifest.h"
+#include "manifest/manifest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 
 #include <openssl/crypto.h>
 
-#include "node.h"
+#include "manifest/node.h"
 
 int sp_read_stream(FILE *fp, size_t max, char **buf, size_t *len)
 {

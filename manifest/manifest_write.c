@@ -1,6 +1,6 @@
 /* manifest/manifest_write.c: render a manifest as canonical YAML (libyaml
  * emitter) or JSON (jansson).  Must not read the machine or the clock. */
-#include "manifest.h"
+#include "manifest/manifest.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* manifest/node.c: strict YAML/JSON document trees; see node.h. */
-#include "node.h"
+#include "manifest/node.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-# Opening a --root (fingerprint/root_dir.c): a root that cannot be read is an
+# Opening a --root (fingerprint/root/root_dir.c): a root that cannot be read is an
 # error, exit 4, never a manifest of warnings and no facts.
 
 ### a root this user cannot list is refused, exit 4

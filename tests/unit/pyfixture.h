@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fingerprint/probe.h"
-#include "fingerprint/python_env.h"
-#include "fingerprint/root.h"
+#include "fingerprint/probes/probe.h"
+#include "fingerprint/probes/python/python_env.h"
+#include "fingerprint/root/root.h"
 #include "manifest/facts.h"
 
 /* A fresh folder under $TMPDIR, malloc'd. */

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fingerprint/probe.h"
-#include "testlib.h"
+#include "fingerprint/probes/probe.h"
+#include "tests/unit/testlib.h"
 
 struct pt {
     struct root *root;

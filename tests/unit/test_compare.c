@@ -10,7 +10,7 @@
  *                         prints the change's name for each, one a line
  *                         ("unchanged" when the texts are equal)
  */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include "checks/compare.h"
 

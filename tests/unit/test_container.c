@@ -2,7 +2,7 @@
  * host cannot be staged, so the live cases use a temporary tree marked live
  * (root->live = 1) whose proc/self/cgroup and proc/self/mountinfo hold
  * lines in the shapes docker, podman, containerd and Kubernetes write. */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 #define ID "4d9f1b0c2e3a5b6c7d8e9f00112233445566778899aabbccddeeff0011223344"
 #define ID2 "99991b0c2e3a5b6c7d8e9f00112233445566778899aabbccddeeff0011223344"

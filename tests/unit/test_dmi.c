@@ -1,8 +1,8 @@
 /* tests/unit/test_dmi.c: the dmi probe and the instance type rules of
- * fingerprint/probe_util.c (family = leading letters and digits: trn2u ->
+ * fingerprint/probes/probe_util.c (family = leading letters and digits: trn2u ->
  * trn2, trn1n -> trn1, as doc/DOMAIN.md's device table groups them). */
-#include "sysprobe_fixture.h"
-#include "fingerprint/probe_util.h"
+#include "tests/unit/sysprobe_fixture.h"
+#include "fingerprint/probes/probe_util.h"
 
 static void fixtures(void **state)
 {

@@ -2,7 +2,7 @@
  * removed packages) and on damaged status files.  tests/oracle/dpkg.sh
  * compares the same probe with dpkg-query on this machine and on every
  * fixture root. */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 static void fixture(void **state)
 {

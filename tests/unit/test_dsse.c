@@ -4,7 +4,7 @@
  * every byte of a small manifest, of the payload and of the signature,
  * the failure messages, and every bound crossed.  The openssl command line
  * checks the same envelopes independently in tests/sh/sign_openssl.sh. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 /* tests/unit/test_efa.c: efa.installer.version and efa.driver.version. */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 static void fixtures(void **state)
 {

@@ -4,7 +4,7 @@
  * with PASSWD, PASS, AUTH, PRIVATE, COOKIE, SESSION and CERT: an
  * allow-listed secret-looking name gives a warning naming it, and its value
  * appears nowhere (no fact, no evidence, no warning). */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 static void allow_list(void **state)
 {

@@ -3,7 +3,7 @@
  * kitten/sitting 3 and flaw/lawn 2 (Levenshtein's), CA/ABC 3 for the
  * optimal string alignment distance (2 for unrestricted Damerau, which may
  * edit a transposed pair again). */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include "manifest/fact_keys.h"
 

@@ -1,7 +1,7 @@
 /* tests/unit/test_facts.c: the fact set, UTF-8 escaping, PEP 503 names, the
  * stack id (checked against sha256 of the canonical lines, computed here by
  * a different route: OpenSSL's one-shot SHA256 over a built string). */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include <errno.h>
 

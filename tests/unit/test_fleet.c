@@ -3,7 +3,7 @@
  * name read twice, facts kept once per distinct stack, and the exit status
  * from what was found.  Stack ids are computed by manifest_finish() here;
  * the manifests built are small on purpose. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include "checks/fleet.h"
 

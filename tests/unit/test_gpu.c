@@ -3,7 +3,7 @@
  * include/cuda.h's CUDA_VERSION (what this machine's wheel-assembled
  * /usr/local/cuda has: 13000 -> 13.0, checked against the live host when
  * it has one). */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 static void fixture(void **state)
 {

@@ -1,7 +1,7 @@
 /* tests/unit/test_host_overlay.c: an image's facts with a host's kernel-side
  * facts laid over them (checks/host_overlay.h): which side each key comes
  * from, as the header lists them. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include "checks/host_overlay.h"
 

@@ -5,7 +5,7 @@
  * inside the image (.., absolute and looping symlinks), what is kept, the
  * same result with one worker or several, and every bound of struct
  * image_limits crossed by lowering it. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fingerprint/image.h"
+#include "fingerprint/root/image.h"
 #include "manifest/facts.h"
 
 /* One tar entry: 'f' file, 'd' dir, 'l' symlink, 'h' hard link. */

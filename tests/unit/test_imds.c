@@ -3,7 +3,7 @@
  * listener that accepts no request (the timeout).  The HTTP exchanges (token,
  * 404, oversized answers, silence after accept) are in tests/sh/imds.sh
  * against tests/imds_server.py.  Only 127.0.0.1 is ever contacted. */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -4,7 +4,7 @@
  * from the neighbours, ours replaced, the rest kept); the real producers
  * and the independent oracles (xmllint, xml.etree, openssl) are in
  * tests/sh/attach_junit.sh and tests/sh/attest_openssl.sh. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include <jansson.h>
 #include <openssl/evp.h>

@@ -1,7 +1,7 @@
 /* tests/unit/test_manifest.c: manifest rendering and strict reading.
  * Round trips YAML and JSON through manifest_parse; every strictness rule of
  * manifest/node.c gives its error with file:line:column. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include "manifest/manifest.h"
 #include "manifest/node.h"

@@ -5,7 +5,7 @@
  * through the root abstraction, by a root whose read_file answers EACCES for
  * core_count files (the same errno a non-root open(2) gets); the CLI case
  * in tests/cli/probe.t does it for real as user nobody. */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 static const struct root_ops *real_ops;
 static struct root_ops denying_ops;

@@ -1,6 +1,6 @@
 /* tests/unit/test_neuron_lib.c: runtime and collectives versions from the
  * file names in /opt/aws/neuron/lib (doc/DOMAIN.md section 3). */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 static void fixtures(void **state)
 {

@@ -2,7 +2,7 @@
  * files are checked against /bin/sh itself (os-release is made of shell
  * assignments: `. FILE` is the oracle); malformed lines (a NUL byte, an
  * unbalanced quote) must give a warning naming file:line and no value. */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 /* VAR as /bin/sh sees it after sourcing the tree's FILE, into OUT. */
 static void sh_value(struct pt *t, const char *file, const char *var, char *out, size_t outsz)

@@ -3,7 +3,7 @@
  * entry (libpci itself would exit), binary bytes, a FIFO, a symlink that
  * leaves the tree on disk, a bus over the device bound, a root without a
  * directory on disk. */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 #include <sys/wait.h>
 

@@ -2,7 +2,7 @@
  * its exact message and position, each bound crossed) and evaluation (each
  * verdict, when, severity, --strict).  Positions are 1-based line:column of
  * the offending token, as an editor shows them. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include <errno.h>
 #include <sys/stat.h>

@@ -6,7 +6,7 @@
  * here, so they are the oracle.  The types whose normalisation the builder
  * knows (pypi, deb, rpm, generic) are run; a build case of any other type
  * is run only when it is an expected failure of the generic rules. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include <jansson.h>
 

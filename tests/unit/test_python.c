@@ -5,11 +5,11 @@
  * file in the root), and on small roots built here for each bad input of
  * stackprint-probe(1) and each bound of python_env.h.  CPython's own behaviour (site.py,
  * importlib.metadata) is checked on the real machine by tests/oracle/pip.sh. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include <time.h>
 
-#include "pyfixture.h"
+#include "tests/unit/pyfixture.h"
 
 
 /* ---------- fixture roots ---------- */

@@ -3,7 +3,7 @@
  * (policies/neuron/n2-manifest.json, read with Python's json: e.g.
  * aws-neuronx-runtime-lib 2.19.5.0 is listed by 2.16.0 and 2.16.1 only) and
  * from the public reports the shipped policies cite. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include "checks/catalog.h"
 #include "checks/release.h"

@@ -1,11 +1,11 @@
-/* tests/unit/test_root.c: the directory root backend (fingerprint/root_dir.c)
- * and the helpers of fingerprint/root.c.  Each test builds its own tree under
+/* tests/unit/test_root.c: the directory root backend (fingerprint/root/root_dir.c)
+ * and the helpers of fingerprint/root/root.c.  Each test builds its own tree under
  * $TMPDIR and plants the traps a copied tree can hold: ".." and absolute
  * symlinks aiming at this machine's files, symlink loops, a FIFO, a file
  * just past a read bound, a folder with more names than list_dir returns.
  * The expected answers are what chroot(2) semantics say, checked against
  * files this test wrote with different content from the host's. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fingerprint/root.h"
+#include "fingerprint/root/root.h"
 
 static char top[512];
 

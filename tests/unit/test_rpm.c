@@ -4,7 +4,7 @@
  * backend and reads such a database as empty) are warnings naming the file and
  * the format, never facts, never a crash; a root without one says nothing.
  * Real databases are tested in tests/sh/rpm.sh, which makes them with rpm. */
-#include "sysprobe_fixture.h"
+#include "tests/unit/sysprobe_fixture.h"
 
 static void unreadable(void **state)
 {

@@ -5,7 +5,7 @@
  * PRE-RELEASES"); the bulk comparison with packaging is
  * tests/oracle/pep440.sh.  Other schemes: the operator rules of their
  * files.  Parse errors: every message, exactly. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include "checks/specifier.h"
 

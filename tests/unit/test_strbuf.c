@@ -1,5 +1,5 @@
 /* tests/unit/test_strbuf.c: the bounded string builder (common/strbuf.h). */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  * at a time, neither, both, torch/version.py shapes as
  * tools/generate_torch_version.py writes them (old and typed), a CUDA torch
  * on a Neuron host. */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
-#include "pyfixture.h"
+#include "tests/unit/pyfixture.h"
 
 
 static void fixtures(void **state)

@@ -8,7 +8,7 @@
  *     ["norm", SCHEME, A]         prints the normal form, or "error"
  *     ["match", SCHEME, SPEC, V]  prints 1, 0, "spec-error" or "version-error"
  */
-#include "testlib.h"
+#include "tests/unit/testlib.h"
 
 #include <jansson.h>
 

@@ -1,0 +1,100 @@
+/* fingerprint/probes/probe.h: the probe interface and the probe table.
+ *
+ * A probe reads one kind of evidence from a root and records facts,
+ * evidence and warnings in a fact set.  A probe never prints, never exits,
+ * never reads a path except through its root, and never reads the process
+ * environment, uname or the network except where the context allows it
+ * (ctx->root->live for the environment and the kernel; ctx->imds for the
+ * instance metadata service).  Probes run in table order; a later probe may
+ * read facts set by an earlier one (the table lists which depends on what).
+ * A probe returns 0, or -1 only for a fatal error (out of memory) with E
+ * set; anything it merely cannot read is a warning.
+ */
+#ifndef SP_PROBE_H
+#define SP_PROBE_H
+
+#include <stdarg.h>
+
+#include "manifest/error.h"
+#include "manifest/facts.h"
+#include "fingerprint/root/root.h"
+
+#define SP_PROBE_FILE_MAX (1u << 20)   /* default bound on one small file read */
+
+struct probe_ctx {
+    struct root *root;
+    struct factset *facts;
+    const char *python;          /* --python PATH (inside the root), or NULL */
+    const char *image_digest;    /* --image-digest, or NULL */
+    char *const *environ;        /* the environment (live host only), or NULL */
+    int imds;                    /* --imds given */
+    const char *imds_endpoint;   /* "host:port" for IMDS; NULL for the default */
+    int imds_timeout_ms;         /* per request */
+    int deep;                    /* --deep: run the workload interpreter once */
+    int deep_timeout_ms;         /* --deep-timeout, in ms; 0 for the default */
+    const char *cache_dir;       /* --cache DIR (inside the root), or NULL */
+    const char *const *neff;     /* --neff FILE... (inside the root) */
+    size_t nneff;
+    const char *artifacts;       /* --artifacts DIR (inside the root), or NULL */
+};
+
+struct probe {
+    const char *name;            /* "os-release", "pci", ... */
+    int (*run)(struct probe_ctx *ctx, struct sp_error *e);
+};
+
+/* The probe table, in run order, terminated by { NULL, NULL }. */
+extern const struct probe sp_probes[];
+
+/* probe_run_all: run every probe of the table on CTX.  Returns 0, or -1 with
+ * E set when a probe fails fatally. */
+int probe_run_all(struct probe_ctx *ctx, struct sp_error *e);
+
+/* probe_getenv: NAME's value in ctx->environ, or NULL (always NULL when the
+ * root is not live). */
+const char *probe_getenv(const struct probe_ctx *ctx, const char *name);
+
+/* probe_warn_errno: the standard warning for a file that could not be read:
+ * "<what>: <path>: <strerror(err)>", with "permission denied" and friends in
+ * lowercase as stackprint-manifest(5) shows. */
+void probe_warn_errno(struct probe_ctx *ctx, const char *what, const char *path, int err);
+
+/* probe_set: factset_set that turns a refused value (too long, empty, a key
+ * outside the fact-key alphabet) into a warning naming KEY and EVIDENCE.
+ * Bounds (facts.h): a new bulk key (deb.*, rpm.*, python.env.*) once the set
+ * holds SP_FACTS_BULK_MAX facts, and any new key at SP_FACTS_MAX - 1, is not
+ * recorded; it is counted in the fact SP_FACTS_DROPPED_KEY (a warning for
+ * the first ones).  Returns -1 only on ENOMEM. */
+int probe_set(struct probe_ctx *ctx, const char *key, const char *value,
+              const char *evidence);
+
+/* probe_dropped: count N facts not recorded at a bound (KEY names them,
+ * BOUND the bound, for the warning) in the fact SP_FACTS_DROPPED_KEY, which
+ * makes `check` refuse to decide on absent facts.  Warns for the first ones
+ * and then once per thousand.  Returns -1 only on ENOMEM. */
+int probe_dropped(struct probe_ctx *ctx, const char *key, size_t bound,
+                  unsigned long long n);
+
+/* Each probe's entry point, one per file under fingerprint/. */
+#define SP_PROBE_DECL(fn) int fn(struct probe_ctx *ctx, struct sp_error *e)
+SP_PROBE_DECL(probe_os_release);
+SP_PROBE_DECL(probe_uname);
+SP_PROBE_DECL(probe_hostname);
+SP_PROBE_DECL(probe_dmi);
+SP_PROBE_DECL(probe_pci);
+SP_PROBE_DECL(probe_neuron_driver);
+SP_PROBE_DECL(probe_neuron_lib);
+SP_PROBE_DECL(probe_dpkg);
+SP_PROBE_DECL(probe_rpm);
+SP_PROBE_DECL(probe_python);
+SP_PROBE_DECL(probe_torch);
+SP_PROBE_DECL(probe_efa);
+SP_PROBE_DECL(probe_gpu);
+SP_PROBE_DECL(probe_container);
+SP_PROBE_DECL(probe_env);
+SP_PROBE_DECL(probe_imds);
+SP_PROBE_DECL(probe_runtime);
+SP_PROBE_DECL(probe_compile_cache);
+SP_PROBE_DECL(probe_neff);
+
+#endif

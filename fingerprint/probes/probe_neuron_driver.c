@@ -1,0 +1,300 @@
+/* fingerprint/probes/probe_neuron_driver.c: the Neuron kernel driver (doc/DOMAIN.md
+ * section 2): the LOADED module's version (/sys/module/neuron/version), the
+ * versions DKMS holds on disk (/var/lib/dkms/aws-neuronx/<version>/,
+ * /usr/src/aws-neuronx-<version>/), the driver's device class
+ * (/sys/class/neuron_device/neuronN: core_count, device_name) and the
+ * logical NeuronCore config.  Runs after the pci probe and uses its
+ * neuron.device.count and neuron.device.kind.  Driver 2.31 reorganised its
+ * sysfs tree, so every per-device file is optional: a missing one is not an
+ * error.  Must not: read the environment of a root that is not live. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fingerprint/probes/probe.h"
+#include "fingerprint/probes/probe_util.h"
+
+#define MODULE_VERSION_FILE "/sys/module/neuron/version"
+#define CLASS_DIR "/sys/class/neuron_device"
+#define DKMS_DIR "/var/lib/dkms/aws-neuronx"
+#define DKMS_LEGACY_DIR "/var/lib/dkms/aws-neuron"
+#define USR_SRC "/usr/src"
+#define LNC_FILE "/opt/aws/neuron/logical_nc_config"
+#define NEURON_DEVICES_MAX 64          /* /dev/neuron0..63 (doc/DOMAIN.md section 2) */
+#define CORES_PER_DEVICE_MAX 64        /* a core_count above this is malformed */
+#define DKMS_VERSIONS_MAX 32           /* versions listed in neuron.driver.dkms */
+
+static int cmp_version_ptr(const void *a, const void *b)
+{
+    return version_cmp_dotted(*(char *const *)a, *(char *const *)b);
+}
+
+/* Add VERSION to SET (N entries, at most DKMS_VERSIONS_MAX; the
+ * ones past it are counted in *DROPPED). */
+static void add_version(char **set, size_t *n, char *version, size_t *dropped)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(set[i], version) == 0)
+            return;
+    if (*n < DKMS_VERSIONS_MAX)
+        set[(*n)++] = version;
+    else
+        (*dropped)++;
+}
+
+static int driver_version(struct probe_ctx *ctx)
+{
+    char version[128];
+    if (root_read_line(ctx->root, MODULE_VERSION_FILE, version, sizeof version) != 0) {
+        if (errno != ENOENT)
+            probe_warn_errno(ctx, "neuron.driver.version", MODULE_VERSION_FILE, errno);
+        return 0;
+    }
+    if (!version_looks_valid(version)) {
+        factset_warn(ctx->facts, "neuron.driver.version: " MODULE_VERSION_FILE
+                     ": malformed version '%.64s'", version);
+        return 0;
+    }
+    return probe_set(ctx, "neuron.driver.version", version, MODULE_VERSION_FILE);
+}
+
+/* DKMS versions: var/lib/dkms/aws-neuronx/<version>/ and
+ * usr/src/aws-neuronx-<version>/; the legacy aws-neuron module is a warning. */
+static int dkms_versions(struct probe_ctx *ctx)
+{
+    char **state = NULL, **src = NULL, **legacy = NULL, *versions[DKMS_VERSIONS_MAX];
+    size_t nstate = 0, nsrc = 0, nlegacy = 0, n = 0, dropped = 0;
+    int rc = 0;
+    char path[SP_ROOT_PATH_MAX];
+
+    if (root_list_dir(ctx->root, DKMS_DIR, &state, &nstate) != 0 && errno != ENOENT &&
+        errno != ENOTDIR)
+        probe_warn_errno(ctx, "neuron.driver.dkms", DKMS_DIR, errno);
+    for (size_t i = 0; i < nstate; i++) {
+        snprintf(path, sizeof path, DKMS_DIR "/%s", state[i]);
+        struct root_stat st;
+        /* <version>/ is a real folder; "source" and "kernel-*" are links */
+        if (version_looks_valid(state[i]) && root_stat(ctx->root, path, 0, &st) == 0 &&
+            st.type == ROOT_T_DIR)
+            add_version(versions, &n, state[i], &dropped);
+    }
+    if (root_list_dir(ctx->root, USR_SRC, &src, &nsrc) != 0 && errno != ENOENT &&
+        errno != ENOTDIR)
+        probe_warn_errno(ctx, "neuron.driver.dkms", USR_SRC, errno);
+    for (size_t i = 0; i < nsrc; i++) {
+        const char *p = src[i];
+        if (strncmp(p, "aws-neuronx-", 12) == 0 && version_looks_valid(p + 12)) {
+            snprintf(path, sizeof path, USR_SRC "/%s", p);
+            if (root_is_dir(ctx->root, path))
+                add_version(versions, &n, src[i] + 12, &dropped);
+        } else if (strncmp(p, "aws-neuron-", 11) == 0 && version_looks_valid(p + 11)) {
+            factset_warn(ctx->facts, "neuron.driver.dkms: " USR_SRC "/%s: legacy aws-neuron "
+                         "driver sources (conflicts with aws-neuronx-dkms)", p);
+        }
+    }
+    if (root_list_dir(ctx->root, DKMS_LEGACY_DIR, &legacy, &nlegacy) == 0)
+        for (size_t i = 0; i < nlegacy; i++)
+            if (version_looks_valid(legacy[i]))
+                factset_warn(ctx->facts, "neuron.driver.dkms: " DKMS_LEGACY_DIR "/%s: legacy "
+                             "aws-neuron DKMS module (conflicts with aws-neuronx-dkms)",
+                             legacy[i]);
+    if (n > 0) {
+        char list[DKMS_VERSIONS_MAX * 130];
+        size_t used = 0;
+        qsort(versions, n, sizeof *versions, cmp_version_ptr);
+        list[0] = '\0';
+        for (size_t i = 0; i < n; i++)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                     i ? "," : "", versions[i]);
+        rc = probe_set(ctx, "neuron.driver.dkms", list,
+                       nstate ? DKMS_DIR : USR_SRC "/aws-neuronx-*");
+        if (dropped)
+            factset_warn(ctx->facts, "neuron.driver.dkms: " DKMS_DIR ": more than %d "
+                         "versions; %zu more not listed", DKMS_VERSIONS_MAX, dropped);
+    }
+    root_names_free(state, nstate);
+    root_names_free(src, nsrc);
+    root_names_free(legacy, nlegacy);
+    return rc;
+}
+
+/* neuronN, N decimal */
+static int neuron_device_name(const char *s)
+{
+    if (strncmp(s, "neuron", 6) != 0 || !isdigit((unsigned char)s[6]))
+        return 0;
+    for (const char *p = s + 6; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return 0;
+    return 1;
+}
+
+/* No class folder: when the PCI bus shows Neuron devices of one known
+ * kind, neuron.core.count is their count times the device table's cores
+ * per device, and the evidence says the driver's folder is missing (the
+ * driver is not loaded, or its sysfs tree was not copied). */
+static int cores_without_class(struct probe_ctx *ctx, int err)
+{
+    const char *count = factset_get(ctx->facts, "neuron.device.count");
+    const char *kind = factset_get(ctx->facts, "neuron.device.kind");
+    if (count == NULL || kind == NULL || strchr(kind, ','))
+        return 0;
+    char *end;
+    unsigned long n = strtoul(count, &end, 10);
+    const struct neuron_kind *k = neuron_kind_by_name(kind);
+    if (*end || n == 0 || n > NEURON_DEVICES_MAX || k == NULL)
+        return 0;
+    char ev[SP_ROOT_PATH_MAX];
+    snprintf(ev, sizeof ev, "device table: %lu x %u cores (%s, from the PCI bus); "
+             CLASS_DIR ": %s", n, k->cores, k->kind,
+             err == ENOENT ? "no such folder" : "not a folder");
+    return factset_setf(ctx->facts, "neuron.core.count", ev, "%lu", n * k->cores);
+}
+
+/* The class folder: device count (when the PCI bus showed none), core count,
+ * device names. */
+static int device_class(struct probe_ctx *ctx)
+{
+    char **names = NULL, path[SP_ROOT_PATH_MAX], line[128];
+    size_t nnames = 0, ndev = 0, cores = 0, unread = 0;
+    int first_err = 0, rc = 0;
+    char first_path[SP_ROOT_PATH_MAX] = "", devname[128] = "";
+    int names_differ = 0;
+
+    if (root_list_dir(ctx->root, CLASS_DIR, &names, &nnames) != 0) {
+        if (errno != ENOENT && errno != ENOTDIR) {
+            probe_warn_errno(ctx, "neuron.device.count", CLASS_DIR, errno);
+            return 0;
+        }
+        return cores_without_class(ctx, errno);
+    }
+    for (size_t i = 0; i < nnames; i++) {
+        if (!neuron_device_name(names[i]))
+            continue;
+        if (ndev == NEURON_DEVICES_MAX) {
+            factset_warn(ctx->facts, "neuron.device.count: " CLASS_DIR ": more than %d "
+                         "devices; the rest not read", NEURON_DEVICES_MAX);
+            break;
+        }
+        ndev++;
+        snprintf(path, sizeof path, CLASS_DIR "/%s/core_count", names[i]);
+        if (root_read_line(ctx->root, path, line, sizeof line) == 0) {
+            char *end;
+            errno = 0;
+            unsigned long c = strtoul(line, &end, 10);
+            if (errno || *end || !isdigit((unsigned char)line[0]) || c == 0 ||
+                c > CORES_PER_DEVICE_MAX) {
+                factset_warn(ctx->facts, "neuron.core.count: %s: malformed count", path);
+                unread++;
+            } else {
+                cores += c;
+            }
+        } else {
+            if (unread++ == 0) {
+                first_err = errno;
+                snprintf(first_path, sizeof first_path, "%s", path);
+            }
+        }
+        snprintf(path, sizeof path, CLASS_DIR "/%s/info/architecture/device_name", names[i]);
+        if (root_read_line(ctx->root, path, line, sizeof line) == 0) {
+            if (devname[0] == '\0')
+                snprintf(devname, sizeof devname, "%s", line);
+            else if (strcmp(devname, line) != 0)
+                names_differ = 1;
+        }
+    }
+    root_names_free(names, nnames);
+    if (ndev == 0)
+        return 0;
+
+    /* device count: the PCI bus is the authority; the class folder stands in
+     * when the bus showed none or could not be read */
+    const char *pci_count = factset_get(ctx->facts, "neuron.device.count");
+    char ev[SP_ROOT_PATH_MAX];
+    if (pci_count == NULL || strcmp(pci_count, "0") == 0) {
+        if (pci_count)
+            factset_warn(ctx->facts, "neuron.device.count: " CLASS_DIR ": the driver lists "
+                         "%zu devices but the PCI bus shows none", ndev);
+        if (factset_setf(ctx->facts, "neuron.device.count", CLASS_DIR, "%zu", ndev) != 0)
+            return -1;
+    } else if (strtoul(pci_count, NULL, 10) != ndev) {
+        factset_warn(ctx->facts, "neuron.device.count: " CLASS_DIR ": the driver lists "
+                     "%zu devices, the PCI bus %s", ndev, pci_count);
+    }
+
+    /* kind: the PCI id is the authority; the driver's device_name fills in */
+    const char *kind = factset_get(ctx->facts, "neuron.device.kind");
+    const struct neuron_kind *named = devname[0] ? neuron_kind_by_name(devname) : NULL;
+    if (names_differ)
+        factset_warn(ctx->facts, "neuron.device.kind: " CLASS_DIR ": devices report "
+                     "different device_name values");
+    if (devname[0] && named == NULL)
+        factset_warn(ctx->facts, "neuron.device.kind: " CLASS_DIR ": unknown device_name "
+                     "'%.32s'", devname);
+    if (kind == NULL && named && !names_differ) {
+        snprintf(ev, sizeof ev, CLASS_DIR "/neuron*/info/architecture/device_name (%s)",
+                 devname);
+        if (probe_set(ctx, "neuron.device.kind", named->kind, ev) != 0)
+            return -1;
+        kind = named->kind;
+    } else if (kind && named && strcmp(kind, named->kind) != 0) {
+        factset_warn(ctx->facts, "neuron.device.kind: " CLASS_DIR ": the driver says "
+                     "'%.32s', the PCI id says %s", devname, kind);
+    }
+
+    /* cores: sum of core_count; where unreadable, the table */
+    if (unread == 0) {
+        snprintf(ev, sizeof ev, CLASS_DIR "/neuron*/core_count (%zu devices%s%.32s)",
+                 ndev, devname[0] ? ", " : "", devname);
+        rc = factset_setf(ctx->facts, "neuron.core.count", ev, "%zu", cores);
+        return rc;
+    }
+    const struct neuron_kind *k = kind && !strchr(kind, ',') ? neuron_kind_by_name(kind) : NULL;
+    if (first_err) {
+        const char *msg = first_err == EACCES || first_err == EPERM ? "permission denied"
+                        : first_err == ENOENT ? "no such file" : strerror(first_err);
+        if (k)
+            factset_warn(ctx->facts, "neuron.core.count: %s: %s%s; counted %u cores per "
+                         "%s device from the device table", first_path, msg,
+                         unread > 1 ? " (and on other devices)" : "", k->cores, k->kind);
+        else
+            factset_warn(ctx->facts, "neuron.core.count: %s: %s; device kind unknown, "
+                         "cores not counted", first_path, msg);
+    }
+    if (k == NULL)
+        return 0;
+    snprintf(ev, sizeof ev, "device table: %zu x %u cores (%s)", ndev, k->cores, k->kind);
+    return factset_setf(ctx->facts, "neuron.core.count", ev, "%zu", ndev * k->cores);
+}
+
+/* Logical NeuronCore config: the live environment first, then the file. */
+static int logical_nc(struct probe_ctx *ctx)
+{
+    char line[64];
+    const char *value = probe_getenv(ctx, "NEURON_LOGICAL_NC_CONFIG");
+    const char *ev = "environment NEURON_LOGICAL_NC_CONFIG";
+    if (value == NULL || value[0] == '\0') {
+        if (root_read_line(ctx->root, LNC_FILE, line, sizeof line) != 0) {
+            if (errno != ENOENT)
+                probe_warn_errno(ctx, "neuron.lnc", LNC_FILE, errno);
+            return 0;
+        }
+        value = line;
+        ev = LNC_FILE;
+    }
+    if (strlen(value) > 2 || strspn(value, "0123456789") != strlen(value)) {
+        factset_warn(ctx->facts, "neuron.lnc: %s: malformed value '%.16s'", ev, value);
+        return 0;
+    }
+    return probe_set(ctx, "neuron.lnc", value, ev);
+}
+
+int probe_neuron_driver(struct probe_ctx *ctx, struct sp_error *e)
+{
+    if (driver_version(ctx) != 0 || dkms_versions(ctx) != 0 || device_class(ctx) != 0 ||
+        logical_nc(ctx) != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "neuron-driver: out of memory");
+    return 0;
+}
