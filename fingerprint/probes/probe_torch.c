@@ -2,10 +2,10 @@
  * torch.build.git from torch/version.py) and the backend path
  * (torch.backend: native, xla, neuron-inf1, none or ambiguous) of the
  * workload's environment, by the markers of doc/DOMAIN.md section 4.  Runs
- * after the python probe and reads its pip.* facts (and their METADATA
- * evidence); re-reads the workload's sys.path quietly through
- * python_env.c.  It must not import anything, guess a backend from the
- * distribution name alone, or guess a GPU from a CUDA build. */
+ * after the python probe and reads its pip.* facts and the environment it
+ * read (ctx->python_env: sys.path, each distribution's folder).  It must
+ * not import anything, guess a backend from the distribution name alone,
+ * or guess a GPU from a CUDA build. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -59,7 +59,7 @@ static int version_py_value(const char *buf, const char *name, char *out, size_t
     return 1;
 }
 
-static int build_facts(struct probe_ctx *ctx, struct py_interp *pi)
+static int build_facts(struct probe_ctx *ctx, const struct py_interp *pi)
 {
     char pkg[SP_ROOT_PATH_MAX], vpy[SP_ROOT_PATH_MAX + 16];
     if (py_find_package(ctx, pi, "torch", pkg, sizeof pkg) != 0)
@@ -189,7 +189,7 @@ static int requires(struct probe_ctx *ctx, const char *metadata, struct markers 
 }
 
 /* The package folder torch_neuronx/: what it holds. */
-static void package_markers(struct probe_ctx *ctx, struct py_interp *pi,
+static void package_markers(struct probe_ctx *ctx, const struct py_interp *pi,
                             struct markers *native, struct markers *xla)
 {
     char pkg[SP_ROOT_PATH_MAX];
@@ -225,7 +225,7 @@ static void package_markers(struct probe_ctx *ctx, struct py_interp *pi,
     root_names_free(names, n);
 }
 
-static int backend(struct probe_ctx *ctx, struct py_interp *pi)
+static int backend(struct probe_ctx *ctx, const struct py_interp *pi)
 {
     const struct fact *nx = factset_find(ctx->facts, "pip.torch-neuronx");
     const struct fact *n1 = factset_find(ctx->facts, "pip.torch-neuron");
@@ -242,16 +242,12 @@ static int backend(struct probe_ctx *ctx, struct py_interp *pi)
         return probe_set(ctx, "torch.backend", "none", ev);
     }
     struct markers native = { .len = 0 }, xla = { .len = 0 };
-    if (nx->evidence) {
-        char distdir[SP_ROOT_PATH_MAX];
-        snprintf(distdir, sizeof distdir, "%s", nx->evidence);
-        char *slash = strrchr(distdir, '/');
-        /* the evidence is <dist-info>/METADATA, or an egg-info file itself */
-        if (slash && (strcmp(slash, "/METADATA") == 0 || strcmp(slash, "/PKG-INFO") == 0)) {
-            *slash = '\0';
-            entry_points(ctx, distdir, &native);
-        }
-        if (requires(ctx, nx->evidence, &xla) != 0)
+    const struct py_dist *d = py_dist_find(pi, "torch-neuronx");
+    if (d) {
+        /* a .dist-info or .egg-info folder, or an egg-info file itself */
+        if (d->folder)
+            entry_points(ctx, d->folder, &native);
+        if (requires(ctx, d->metadata, &xla) != 0)
             return -1;
     }
     package_markers(ctx, pi, &native, &xla);
@@ -303,26 +299,11 @@ static void cuda_on_neuron(struct probe_ctx *ctx)
 
 int probe_torch(struct probe_ctx *ctx, struct sp_error *e)
 {
-    struct py_interp *pi = calloc(1, sizeof *pi);
-    int rc = -1;
+    const struct py_interp *pi = ctx->python_env;
     if (pi == NULL)
-        goto out;
-    int found = py_choose_workload(ctx, PY_QUIET, pi);
-    if (found < 0)
-        goto out;
-    if (found > 0) {
-        rc = 0;   /* no interpreter: the python probe said so */
-        goto out;
-    }
+        return 0;   /* no usable interpreter: the python probe said so */
     if (build_facts(ctx, pi) != 0 || backend(ctx, pi) != 0)
-        goto out;
-    cuda_on_neuron(ctx);
-    rc = 0;
-out:
-    if (pi)
-        py_interp_free(pi);
-    free(pi);
-    if (rc != 0)
         return sp_fail(e, SP_EXIT_INPUT, "torch: %s", strerror(ENOMEM));
+    cuda_on_neuron(ctx);
     return 0;
 }

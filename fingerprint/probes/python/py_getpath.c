@@ -158,12 +158,12 @@ static int find_stdlib(struct probe_ctx *ctx, int flags, struct py_interp *pi,
                 }
                 minor = found;
             }
-            if (minor >= 0 && has_landmark(ctx->root, d, libdirs[l], minor)) {
+            if (minor >= 0 && has_landmark(ctx->root, d, libdirs[l], minor) &&
+                snprintf(pi->stdlib, sizeof pi->stdlib, "%s/%s/python3.%d",
+                         strcmp(d, "/") ? d : "", libdirs[l], minor) < (int)sizeof pi->stdlib) {
                 pi->minor = minor;
                 py_copy(pi->base, sizeof pi->base, d);
                 snprintf(pi->libdir, sizeof pi->libdir, "%s", libdirs[l]);
-                snprintf(pi->stdlib, sizeof pi->stdlib, "%s/%s/python3.%d",
-                         strcmp(d, "/") ? d : "", libdirs[l], minor);
                 return 0;
             }
         }
@@ -260,6 +260,7 @@ void py_interp_free(struct py_interp *pi)
         pi->names[i] = NULL;
     }
     pi->ndirs = 0;
+    py_dists_free(pi);
 }
 
 /* The first step of py_interp_open: EXE made pi->exe (absolute,

@@ -144,46 +144,108 @@ static void set_field(char *dst, const char *v, size_t vl, int *too_long)
     dst[vl] = '\0';
 }
 
-int py_metadata_read(struct root *r, const char *path, int want_requires,
-                     struct py_metadata *m)
+/* Read the header block of PATH into H (line ends made "\n").  Most header
+ * blocks fit in the first PY_METADATA_FIRST_READ bytes: read those, and
+ * only when the blank line is not among them (and the file goes on) read
+ * again up to PY_METADATA_HEADER_MAX.  0, or -1 with errno (H freed). */
+static int read_block(struct root *r, const char *path, struct hdr_read *h)
 {
-    struct hdr_read h = { 0 };
-    memset(m, 0, sizeof *m);
-    /* Most header blocks fit in the first PY_METADATA_FIRST_READ bytes:
-     * read those, and only when the blank line is not among them (and the
-     * file goes on) read again up to PY_METADATA_HEADER_MAX. */
     uint64_t max = PY_METADATA_FIRST_READ;
     for (int pass = 0; pass < 2; pass++) {
-        if (root_scan_file(r, path, max, hdr_cb, &h) != 0) {
+        if (root_scan_file(r, path, max, hdr_cb, h) != 0) {
             int saved = errno;
-            free(h.buf);
+            free(h->buf);
+            h->buf = NULL;
             errno = saved;
             return -1;
         }
-        if (h.done || h.over || h.raw < max)
+        if (h->done || h->over || h->raw < max)
             break;
-        h.len = 0;
-        h.raw = 0;
-        h.cr = 0;
+        h->len = 0;
+        h->raw = 0;
+        h->cr = 0;
         max = (uint64_t)PY_METADATA_HEADER_MAX + 1;
     }
-    if (h.buf == NULL) {
-        return 0;   /* empty file: no headers */
+    return 0;
+}
+
+/* The header being folded: which field, and its value so far. */
+enum hfield { F_NONE, F_NAME, F_VERSION, F_REQ };
+struct hstate {
+    enum hfield field;
+    const char *cur;    /* value of Name or Version (its first line) */
+    size_t curlen;
+    char *req;          /* a Requires-Dist value, folded (malloc'd) */
+    size_t reqlen;
+};
+
+/* The header in S is complete: store it in M.  0, or -1 on ENOMEM. */
+static int finish_header(struct py_metadata *m, struct hstate *s)
+{
+    int rc = 0;
+    if (s->field == F_NAME)
+        set_field(m->name, s->cur, s->curlen, &m->too_long);
+    else if (s->field == F_VERSION)
+        set_field(m->version, s->cur, s->curlen, &m->too_long);
+    else if (s->field == F_REQ && s->req && m->nrequires < PY_REQUIRES_MAX) {
+        char *v = strndup(s->req, s->reqlen);
+        if (v == NULL)
+            rc = -1;
+        else
+            m->requires[m->nrequires++] = v;
     }
-    m->truncated = h.over;
-    m->binary = memchr(h.buf, '\0', h.len) != NULL;
-    if (m->binary) {
-        free(h.buf);
+    free(s->req);
+    s->req = NULL;
+    s->field = F_NONE;
+    return rc;
+}
+
+/* A header line LINE (LEN bytes) that is not a continuation: start the
+ * header it names.  1 when it is not a header (the body starts), 0, or -1
+ * on ENOMEM. */
+static int start_header(struct hstate *s, const char *line, size_t len, int want_requires)
+{
+    int hn = header_name_len(line, len);
+    if (hn < 0)
+        return 1;
+    s->cur = line + hn + 1;
+    s->curlen = len - (size_t)hn - 1;
+    if ((size_t)hn == 4 && strncasecmp(line, "Name", 4) == 0)
+        s->field = F_NAME;
+    else if ((size_t)hn == 7 && strncasecmp(line, "Version", 7) == 0)
+        s->field = F_VERSION;
+    else if (want_requires && (size_t)hn == 13 && strncasecmp(line, "Requires-Dist", 13) == 0) {
+        s->field = F_REQ;
+        if ((s->req = strndup(s->cur, s->curlen)) == NULL)
+            return -1;
+        s->reqlen = s->curlen;
+    }
+    return 0;
+}
+
+/* A continuation line: appended to a Requires-Dist value; Name and Version
+ * are single words, so a folded one keeps its first line only.  0, or -1
+ * on ENOMEM. */
+static int continue_header(struct hstate *s, const char *line, size_t len)
+{
+    if (s->field != F_REQ)
         return 0;
-    }
-    /* Walk header lines: a line starting with space or tab continues the
-     * previous header; a line that is not a header ends the block. */
-    char *p = h.buf, *end = h.buf + h.len;
-    char *cur = NULL;          /* value of the header being folded */
-    size_t curlen = 0;
-    enum { F_NONE, F_NAME, F_VERSION, F_REQ } field = F_NONE;
-    char *req = NULL;
-    size_t reqlen = 0;
+    char *nr = realloc(s->req, s->reqlen + len + 1);
+    if (nr == NULL)
+        return -1;
+    s->req = nr;
+    memcpy(s->req + s->reqlen, line, len);
+    s->reqlen += len;
+    return 0;
+}
+
+/* Walk the header lines of BUF[0..LEN) into M: a line starting with space
+ * or tab continues the previous header; a line that is not a header ends
+ * the block.  0, or -1 on ENOMEM. */
+static int parse_headers(struct py_metadata *m, char *buf, size_t buflen, int want_requires)
+{
+    char *p = buf, *end = buf + buflen;
+    struct hstate s = { .field = F_NONE };
     int rc = 0;
     for (;;) {
         char *line = p;
@@ -193,65 +255,38 @@ int py_metadata_read(struct root *r, const char *path, int want_requires,
         if (len > 0 && line[len - 1] == '\r')
             len--;
         int cont = !last && len > 0 && (line[0] == ' ' || line[0] == '\t');
-        if (!cont && field != F_NONE) {
-            /* finish the previous header */
-            if (field == F_NAME)
-                set_field(m->name, cur, curlen, &m->too_long);
-            else if (field == F_VERSION)
-                set_field(m->version, cur, curlen, &m->too_long);
-            else if (field == F_REQ && req && m->nrequires < PY_REQUIRES_MAX) {
-                char *s = strndup(req, reqlen);
-                if (s == NULL) {
-                    rc = -1;
-                    break;
-                }
-                m->requires[m->nrequires++] = s;
-            }
-            free(req);
-            req = NULL;
-            field = F_NONE;
-        }
+        if (!cont && s.field != F_NONE && (rc = finish_header(m, &s)) != 0)
+            break;
         if (last)
             break;
-        if (cont) {
-            if (field == F_REQ) {
-                char *nr = realloc(req, reqlen + len + 1);
-                if (nr == NULL) {
-                    rc = -1;
-                    break;
-                }
-                req = nr;
-                memcpy(req + reqlen, line, len);
-                reqlen += len;
-            }
-            /* Name and Version are single words: a folded one keeps its
-             * first line only */
-        } else {
-            int hn = header_name_len(line, len);
-            if (hn < 0)
-                break;   /* not a header: the body starts here */
-            cur = line + hn + 1;
-            curlen = len - (size_t)hn - 1;
-            if ((size_t)hn == 4 && strncasecmp(line, "Name", 4) == 0)
-                field = F_NAME;
-            else if ((size_t)hn == 7 && strncasecmp(line, "Version", 7) == 0)
-                field = F_VERSION;
-            else if (want_requires && (size_t)hn == 13 &&
-                     strncasecmp(line, "Requires-Dist", 13) == 0) {
-                field = F_REQ;
-                if ((req = strndup(cur, curlen)) == NULL) {
-                    rc = -1;
-                    break;
-                }
-                reqlen = curlen;
-            }
+        int r = cont ? continue_header(&s, line, len)
+                     : start_header(&s, line, len, want_requires);
+        if (r != 0) {
+            rc = r < 0 ? -1 : 0;
+            break;   /* ENOMEM, or not a header: the body starts here */
         }
-        if (nl == NULL)
-            p = end;
-        else
-            p = nl + 1;
+        p = nl == NULL ? end : nl + 1;
     }
-    free(req);
+    free(s.req);
+    return rc;
+}
+
+int py_metadata_read(struct root *r, const char *path, int want_requires,
+                     struct py_metadata *m)
+{
+    struct hdr_read h = { 0 };
+    memset(m, 0, sizeof *m);
+    if (read_block(r, path, &h) != 0)
+        return -1;
+    if (h.buf == NULL)
+        return 0;   /* empty file: no headers */
+    m->truncated = h.over;
+    m->binary = memchr(h.buf, '\0', h.len) != NULL;
+    if (m->binary) {
+        free(h.buf);
+        return 0;
+    }
+    int rc = parse_headers(m, h.buf, h.len, want_requires);
     free(h.buf);
     m->not_utf8 = !valid_utf8(m->name) || !valid_utf8(m->version);
     if (rc != 0) {
@@ -260,4 +295,3 @@ int py_metadata_read(struct root *r, const char *path, int want_requires,
     }
     return rc;
 }
-

@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,117 +173,172 @@ static void venv_version_normalise(const char *in, char *out, size_t outsz)
     snprintf(out, outsz, "%s", in);
 }
 
-int py_interp_version(struct probe_ctx *ctx, const struct py_interp *pi, int flags,
-                      char *out, size_t outsz, char *evidence, size_t evsz)
-{
-    char tried[2048] = "";
-    size_t tl = 0;
-#define TRIED(...) do { int n_ = snprintf(tried + tl, sizeof tried - tl, __VA_ARGS__); \
-        if (n_ > 0 && (size_t)n_ < sizeof tried - tl) tl += (size_t)n_; } while (0)
+/* One search for the full version: where the answer goes, and the files
+ * tried so far (for the warning when none answers). */
+struct vsearch {
+    struct probe_ctx *ctx;
+    const struct py_interp *pi;
+    int flags;
+    char *out, *evidence;
+    size_t outsz, evsz;
+    char tried[2048];
+    size_t tl;
+};
 
-    if (pi->venv && pi->venv_version[0]) {
-        char v[64];
-        venv_version_normalise(pi->venv_version, v, sizeof v);
-        if (version_ok(v, pi->minor)) {
-            snprintf(out, outsz, "%s", v);
-            snprintf(evidence, evsz, "%s: version %s", pi->venv_cfg, pi->venv_version);
-            return 0;
-        }
-        py_warn(ctx, flags, "python.version: %s: version \"%s\" does not match lib/python3.%d; "
-              "not used", pi->venv_cfg, pi->venv_version, pi->minor);
-        TRIED("%s", pi->venv_cfg);
+/* Append to the files tried; text that does not fit is not counted. */
+static void tried(struct vsearch *vs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tried(struct vsearch *vs, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(vs->tried + vs->tl, sizeof vs->tried - vs->tl, fmt, ap);
+    va_end(ap);
+    if (n > 0 && (size_t)n < sizeof vs->tried - vs->tl)
+        vs->tl += (size_t)n;
+}
+
+/* pyvenv.cfg's `version` / `version_info` (PEP 405; virtualenv, uv).
+ * 1 found, 0 not. */
+static int from_venv_cfg(struct vsearch *vs)
+{
+    const struct py_interp *pi = vs->pi;
+    if (!pi->venv || pi->venv_version[0] == '\0')
+        return 0;
+    char v[64];
+    venv_version_normalise(pi->venv_version, v, sizeof v);
+    if (version_ok(v, pi->minor)) {
+        snprintf(vs->out, vs->outsz, "%s", v);
+        snprintf(vs->evidence, vs->evsz, "%s: version %s", pi->venv_cfg, pi->venv_version);
+        return 1;
     }
-    /* conda: <base>/conda-meta/python-3.X.Y-<build>.json */
+    py_warn(vs->ctx, vs->flags, "python.version: %s: version \"%s\" does not match "
+            "lib/python3.%d; not used", pi->venv_cfg, pi->venv_version, pi->minor);
+    tried(vs, "%s", pi->venv_cfg);
+    return 0;
+}
+
+/* conda: BASE/conda-meta/python-3.X.Y-<build>.json.  1 found, 0 not. */
+static int from_conda(struct vsearch *vs)
+{
+    const struct py_interp *pi = vs->pi;
     char cm[SP_ROOT_PATH_MAX];
     char **names;
     size_t n;
-    if (sp_path_join(cm, sizeof cm, pi->base, "conda-meta") == 0 &&
-        root_list_dir(ctx->root, cm, &names, &n) == 0) {
-        int found = 0;
-        for (size_t i = 0; i < n && !found; i++) {
-            const char *nm = names[i];
-            if (strncmp(nm, "python-", 7) != 0 || !isdigit((unsigned char)nm[7]) ||
-                !py_ends_with_ci(nm, ".json"))
-                continue;
-            size_t vl = strcspn(nm + 7, "-");
-            char v[64];
-            if (vl >= sizeof v || nm[7 + vl] != '-')
-                continue;
-            snprintf(v, sizeof v, "%.*s", (int)vl, nm + 7);
-            if (version_ok(v, pi->minor)) {
-                snprintf(out, outsz, "%s", v);
-                snprintf(evidence, evsz, "%s/%s", cm, nm);
-                found = 1;
-            }
+    if (sp_path_join(cm, sizeof cm, pi->base, "conda-meta") != 0 ||
+        root_list_dir(vs->ctx->root, cm, &names, &n) != 0)
+        return 0;
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++) {
+        const char *nm = names[i];
+        if (strncmp(nm, "python-", 7) != 0 || !isdigit((unsigned char)nm[7]) ||
+            !py_ends_with_ci(nm, ".json"))
+            continue;
+        size_t vl = strcspn(nm + 7, "-");
+        char v[64];
+        if (vl >= sizeof v || nm[7 + vl] != '-')
+            continue;
+        snprintf(v, sizeof v, "%.*s", (int)vl, nm + 7);
+        if (version_ok(v, pi->minor)) {
+            snprintf(vs->out, vs->outsz, "%s", v);
+            snprintf(vs->evidence, vs->evsz, "%s/%s", cm, nm);
+            found = 1;
         }
-        root_names_free(names, n);
-        if (found)
-            return 0;
-        TRIED("%s%s", tl ? ", " : "", cm);
     }
-    /* <base>/include/python3.X/patchlevel.h: the header the interpreter was
-     * built from (pyenv, conda and source builds install it; Debian with
-     * python3.X-dev, whose version dpkg pins to the interpreter's) */
+    root_names_free(names, n);
+    if (!found)
+        tried(vs, "%s%s", vs->tl ? ", " : "", cm);
+    return found;
+}
+
+/* BASE/include/python3.X/patchlevel.h: the header the interpreter was
+ * built from (pyenv, conda and source builds install it; Debian with
+ * python3.X-dev, whose version dpkg pins to the interpreter's).  1 found,
+ * 0 not. */
+static int from_patchlevel(struct vsearch *vs)
+{
+    const struct py_interp *pi = vs->pi;
     char ph[SP_ROOT_PATH_MAX], rel[64];
     snprintf(rel, sizeof rel, "include/python3.%d/patchlevel.h", pi->minor);
-    if (sp_path_join(ph, sizeof ph, pi->base, rel) == 0) {
-        char *buf;
-        size_t len;
-        if (root_read_file(ctx->root, ph, PY_PATCHLEVEL_MAX, &buf, &len) == 0) {
-            const char *d = strstr(buf, "#define PY_VERSION ");
-            char v[64];
-            if (d && sscanf(d + 19, " \"%63[^\"]\"", v) == 1 && version_ok(v, pi->minor)) {
-                snprintf(out, outsz, "%s", v);
-                snprintf(evidence, evsz, "%s: PY_VERSION", ph);
-                free(buf);
-                return 0;
-            }
+    if (sp_path_join(ph, sizeof ph, pi->base, rel) != 0)
+        return 0;
+    char *buf;
+    size_t len;
+    if (root_read_file(vs->ctx->root, ph, PY_PATCHLEVEL_MAX, &buf, &len) == 0) {
+        const char *d = strstr(buf, "#define PY_VERSION ");
+        char v[64];
+        if (d && sscanf(d + 19, " \"%63[^\"]\"", v) == 1 && version_ok(v, pi->minor)) {
+            snprintf(vs->out, vs->outsz, "%s", v);
+            snprintf(vs->evidence, vs->evsz, "%s: PY_VERSION", ph);
             free(buf);
-            TRIED("%s%s", tl ? ", " : "", ph);
-        } else if (errno != ENOENT) {
-            /* there but unreadable (content not kept from an image, too
-             * big): said, before the next source is tried */
-            py_warn_errno(ctx, flags, "python.version", ph, errno);
-            TRIED("%s%s", tl ? ", " : "", ph);
+            return 1;
         }
+        free(buf);
+        tried(vs, "%s%s", vs->tl ? ", " : "", ph);
+    } else if (errno != ENOENT) {
+        /* there but unreadable (content not kept from an image, too
+         * big): said, before the next source is tried */
+        py_warn_errno(vs->ctx, vs->flags, "python.version", ph, errno);
+        tried(vs, "%s%s", vs->tl ? ", " : "", ph);
     }
+    return 0;
+}
+
+/* The PY_VERSION string in BASE/LIBDIR/libpython3.X*.so* (each resolved
+ * library once).  1 found, 0 not. */
+static int from_libpython(struct vsearch *vs)
+{
+    const struct py_interp *pi = vs->pi;
+    char ld[SP_ROOT_PATH_MAX], prefix_name[32];
+    char **names;
+    size_t n;
+    snprintf(prefix_name, sizeof prefix_name, "libpython3.%d", pi->minor);
+    if (sp_path_join(ld, sizeof ld, pi->base, pi->libdir) != 0 ||
+        root_list_dir(vs->ctx->root, ld, &names, &n) != 0)
+        return 0;
+    char last_real[SP_ROOT_PATH_MAX] = "";
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++) {
+        const char *nm = names[i];
+        size_t pl = strlen(prefix_name);
+        if (strncmp(nm, prefix_name, pl) != 0 || strstr(nm + pl, ".so") == NULL ||
+            isdigit((unsigned char)nm[pl]))
+            continue;
+        char lib[SP_ROOT_PATH_MAX];
+        char *lr = NULL;
+        if (sp_path_join(lib, sizeof lib, ld, nm) != 0 ||
+            root_realpath(vs->ctx->root, lib, &lr) != 0)
+            continue;
+        int same = strcmp(lr, last_real) == 0;
+        snprintf(last_real, sizeof last_real, "%s", lr);
+        free(lr);
+        if (same)
+            continue;
+        int rc = py_scan_file_version(vs->ctx, lib, pi->minor, vs->out, vs->outsz,
+                                      vs->evidence, vs->evsz);
+        if (rc > 0)
+            found = 1;
+        else
+            tried(vs, ", %s%s", lib, rc < 0 ? " (unreadable)" : "");
+    }
+    root_names_free(names, n);
+    return found;
+}
+
+int py_interp_version(struct probe_ctx *ctx, const struct py_interp *pi, int flags,
+                      char *out, size_t outsz, char *evidence, size_t evsz)
+{
+    struct vsearch vs = { .ctx = ctx, .pi = pi, .flags = flags, .out = out, .outsz = outsz,
+                          .evidence = evidence, .evsz = evsz };
+    if (from_venv_cfg(&vs) || from_conda(&vs) || from_patchlevel(&vs))
+        return 0;
     /* the PY_VERSION string in the binary, then in libpython */
     int rc = py_scan_file_version(ctx, pi->real, pi->minor, out, outsz, evidence, evsz);
     if (rc > 0)
         return 0;
-    TRIED("%s%s%s", tl ? ", " : "", pi->real, rc < 0 ? " (unreadable)" : "");
-    char ld[SP_ROOT_PATH_MAX], prefix_name[32];
-    snprintf(prefix_name, sizeof prefix_name, "libpython3.%d", pi->minor);
-    if (sp_path_join(ld, sizeof ld, pi->base, pi->libdir) == 0 &&
-        root_list_dir(ctx->root, ld, &names, &n) == 0) {
-        char last_real[SP_ROOT_PATH_MAX] = "";
-        for (size_t i = 0; i < n; i++) {
-            const char *nm = names[i];
-            size_t pl = strlen(prefix_name);
-            if (strncmp(nm, prefix_name, pl) != 0 || strstr(nm + pl, ".so") == NULL ||
-                isdigit((unsigned char)nm[pl]))
-                continue;
-            char lib[SP_ROOT_PATH_MAX];
-            char *lr = NULL;
-            if (sp_path_join(lib, sizeof lib, ld, nm) != 0 || root_realpath(ctx->root, lib, &lr) != 0)
-                continue;
-            int same = strcmp(lr, last_real) == 0;
-            snprintf(last_real, sizeof last_real, "%s", lr);
-            free(lr);
-            if (same)
-                continue;
-            rc = py_scan_file_version(ctx, lib, pi->minor, out, outsz, evidence, evsz);
-            if (rc > 0) {
-                root_names_free(names, n);
-                return 0;
-            }
-            TRIED(", %s%s", lib, rc < 0 ? " (unreadable)" : "");
-        }
-        root_names_free(names, n);
-    }
+    tried(&vs, "%s%s%s", vs.tl ? ", " : "", pi->real, rc < 0 ? " (unreadable)" : "");
+    if (from_libpython(&vs))
+        return 0;
     py_warn(ctx, flags, "python.version: %s: no full 3.%d.N version found (tried %s); "
-          "not recorded", pi->exe, pi->minor, tried);
-#undef TRIED
+            "not recorded", pi->exe, pi->minor, vs.tried);
     return 1;
 }
-

@@ -275,3 +275,18 @@ int py_slug(const char *path, char *out, size_t outsz)
     out[n] = '\0';
     return 0;
 }
+
+void py_workload_set(struct probe_ctx *ctx, struct py_interp *pi)
+{
+    py_workload_release(ctx);
+    ctx->python_env = pi;
+}
+
+void py_workload_release(struct probe_ctx *ctx)
+{
+    if (ctx->python_env == NULL)
+        return;
+    py_interp_free(ctx->python_env);
+    free(ctx->python_env);
+    ctx->python_env = NULL;
+}
