@@ -44,13 +44,10 @@ static int read_venv_cfg(struct probe_ctx *ctx, int flags, struct py_interp *pi,
         py_copy(pi->prefix, sizeof pi->prefix, site_prefix);
         pi->venv = 1;
         pi->system_site = 1;   /* site.py's default when the key is absent */
-        char *buf = py_read_small(ctx->root, cfg, PY_SMALL_FILE_MAX);
-        if (buf == NULL) {
-            if (errno == ENOMEM)
-                return -1;
-            py_warn_errno(ctx, flags, "python", cfg, errno);
-            return 1;
-        }
+        char *buf;
+        int got = py_read_text(ctx, flags, cfg, PY_SMALL_FILE_MAX, &buf);
+        if (got <= 0)
+            return got < 0 ? -1 : 1;
         for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line;
              line = strtok_r(NULL, "\n", &save)) {
             char *eq = strchr(line, '=');

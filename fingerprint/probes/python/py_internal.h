@@ -55,6 +55,11 @@ int py_ends_with_ci(const char *s, const char *suffix);
  * NUL-terminated, malloc'd for the caller to free; NULL with errno. */
 char *py_read_small(struct root *r, const char *path, size_t max);
 
+/* py_read_text: py_read_small of PATH into *BUF (the caller frees), with
+ * the standard warning "python: PATH: <why>" (py_warn_errno) when it cannot
+ * be read.  1 read, 0 not (warned), -1 on ENOMEM. */
+int py_read_text(struct probe_ctx *ctx, int flags, const char *path, size_t max, char **buf);
+
 /* py_site_addsitedir (py_site.c): site.addsitedir(PATH): the folder, if it
  * exists, then the folders its .pth files name.  1 when added, 0 when not,
  * -1 on ENOMEM. */

@@ -69,13 +69,10 @@ static int add_pth(struct probe_ctx *ctx, int flags, struct py_interp *pi,
     char path[SP_ROOT_PATH_MAX];
     if (sp_path_join(path, sizeof path, sitedir, name) != 0)
         return 0;
-    char *buf = py_read_small(ctx->root, path, PY_PTH_FILE_MAX);
-    if (buf == NULL) {
-        if (errno == ENOMEM)
-            return -1;
-        py_warn_errno(ctx, flags, "python", path, errno);
-        return 0;
-    }
+    char *buf;
+    int got = py_read_text(ctx, flags, path, PY_PTH_FILE_MAX, &buf);
+    if (got <= 0)
+        return got;
     char *p = buf;
     if (pi->minor >= 13 && (unsigned char)p[0] == 0xef &&
         (unsigned char)p[1] == 0xbb && (unsigned char)p[2] == 0xbf)

@@ -117,3 +117,13 @@ char *py_read_small(struct root *r, const char *path, size_t max)
         return NULL;
     return buf;
 }
+
+int py_read_text(struct probe_ctx *ctx, int flags, const char *path, size_t max, char **buf)
+{
+    if ((*buf = py_read_small(ctx->root, path, max)) != NULL)
+        return 1;
+    if (errno == ENOMEM)
+        return -1;
+    py_warn_errno(ctx, flags, "python", path, errno);
+    return 0;
+}
