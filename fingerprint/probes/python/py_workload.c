@@ -1,18 +1,19 @@
 /* fingerprint/probes/python/py_workload.c: which interpreter the workload
  * runs, as stackprint-probe(1) "PYTHON" says: `--python` (a pyenv shim
  * resolved), $VIRTUAL_ENV/bin/python3 (PEP 405's activate script sets it),
- * the first python3 on $PATH with pyenv shims resolved as pyenv does
- * ($PYENV_VERSION, .python-version in $PWD or above, $PYENV_ROOT/version,
- * else "system": the next python3 on $PATH), else the standard bin
- * folders.  The environment is read on the live host only.  Also the slug
- * that names another environment's facts (py_slug). */
+ * the first python3 on $PATH with pyenv shims resolved in the order pyenv's
+ * README gives ("Choosing the Python Version": $PYENV_VERSION, a
+ * .python-version in $PWD or above, $PYENV_ROOT/version, else "system",
+ * the next python3 on $PATH), else the standard bin folders.  The
+ * environment is read on the live host only.  Also the slug that names
+ * another environment's facts (py_slug). */
 #include "fingerprint/probes/python/py_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ctype.h>
 
 /* Is the file at PATH a pyenv shim (a script that mentions pyenv)?  When it
  * is, and the shim names PYENV_ROOT, copy that into ROOTOUT. */

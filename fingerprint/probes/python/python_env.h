@@ -90,7 +90,7 @@ struct py_interp {
 
 /* Options for py_interp_open. */
 enum {
-    PY_QUIET = 1,       /* record no warning (torch re-reads the workload) */
+    PY_QUIET = 1,       /* record no warning (a look whose failure is expected) */
     PY_WORKLOAD = 2,    /* the workload: $PYTHONPATH, user site (live only) */
 };
 
