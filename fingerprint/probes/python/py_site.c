@@ -4,10 +4,11 @@
  * site-packages, the base's too when include-system-site-packages),
  * addusersitepackages(), getsitepackages() with addsitedir() honouring .pth
  * files (site module docs: one folder a line, "import" lines and comments
- * skipped; utf-8-sig and hidden .pth files skipped from 3.13), and Debian's
- * patched getsitepackages() (dist-packages) when the stdlib's site.py names
- * dist-packages.  See the sys.path docs ("The initialization of the
- * sys.path module search path") and the site module docs.
+ * skipped; from 3.13 a UTF-8 BOM is skipped and hidden .pth files are not
+ * read), and Debian's patched getsitepackages() (dist-packages) when the
+ * stdlib's site.py names dist-packages.  See the sys.path docs ("The
+ * initialization of the sys.path module search path") and the site module
+ * docs.
  * Also where `import NAME` finds a package folder (py_find_package). */
 #include "fingerprint/probes/python/py_internal.h"
 
