@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "checks/version.h"
+#include "common/strbuf.h"
 #include "fingerprint/probes/probe.h"
 #include "fingerprint/probes/python/python_env.h"
 
@@ -292,11 +293,13 @@ static json_t *answer(const char *out, size_t len)
     return j;
 }
 
-/* Disagreements between runtime and static facts, comma-separated into
- * LIST; one warning each naming both sides. */
+/* Disagreements between runtime and static facts: their keys,
+ * comma-separated into LIST (at most RUNTIME_DISAGREE_MAX bytes; an
+ * allocation failure is checked once, by probe_runtime); one warning each
+ * naming both sides. */
+#define RUNTIME_DISAGREE_MAX 511
 struct disagree {
-    char list[512];
-    size_t len;
+    struct sp_strbuf list;
 };
 
 static void disagree(struct probe_ctx *ctx, struct disagree *d, const char *key,
@@ -310,9 +313,7 @@ static void disagree(struct probe_ctx *ctx, struct disagree *d, const char *key,
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     factset_warn(ctx->facts, "%s: %s", key, msg);
-    int n = snprintf(d->list + d->len, sizeof d->list - d->len, "%s%s", d->len ? "," : "", key);
-    if (n > 0 && (size_t)n < sizeof d->list - d->len)
-        d->len += (size_t)n;
+    sp_strbuf_item(&d->list, ",", key);
 }
 
 /* RUNTIME (what the interpreter reports) matches METADATA (the
@@ -472,11 +473,17 @@ int probe_runtime(struct probe_ctx *ctx, struct sp_error *e)
     json_decref(j);
     if (rc != 0)
         return sp_fail(e, SP_EXIT_INPUT, "runtime: %s", strerror(ENOMEM));
-    struct disagree d = { .len = 0 };
+    struct disagree d;
+    sp_strbuf_init(&d.list, RUNTIME_DISAGREE_MAX);
     compare(ctx, &d);
-    if (d.len && probe_set(ctx, "runtime.disagreements", d.list,
-                           "runtime facts that contradict their static counterparts "
-                           "(see the warnings)") != 0)
+    rc = d.list.failed ? -1 : 0;
+    if (rc == 0 && d.list.len &&
+        probe_set(ctx, "runtime.disagreements", sp_strbuf_str(&d.list),
+                  "runtime facts that contradict their static counterparts "
+                  "(see the warnings)") != 0)
+        rc = -1;
+    sp_strbuf_free(&d.list);
+    if (rc != 0)
         return sp_fail(e, SP_EXIT_INPUT, "runtime: %s", strerror(ENOMEM));
     return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strbuf.h"
 #include "fingerprint/probes/probe.h"
 #include "fingerprint/probes/python/python_env.h"
 
@@ -88,18 +89,17 @@ static int build_facts(struct probe_ctx *ctx, const struct py_interp *pi)
     return rc;
 }
 
+/* One side's markers: how many were seen, and their ", "-separated list
+ * (at most TORCH_MARKERS_MAX - 1 bytes; an allocation failure is checked
+ * once, in decide()). */
 struct markers {
-    char text[TORCH_MARKERS_MAX];
-    size_t len;
+    struct sp_strbuf list;
     int count;
 };
 
 static void mark(struct markers *m, const char *what)
 {
-    int n = snprintf(m->text + m->len, sizeof m->text - m->len, "%s%s",
-                     m->count ? ", " : "", what);
-    if (n > 0 && (size_t)n < sizeof m->text - m->len)
-        m->len += (size_t)n;
+    sp_strbuf_item(&m->list, ", ", what);
     m->count++;
 }
 
@@ -225,6 +225,34 @@ static void package_markers(struct probe_ctx *ctx, const struct py_interp *pi,
     root_names_free(names, n);
 }
 
+/* torch.backend from the markers of torch-neuronx NX (and torch-neuron N1,
+ * or NULL): native or xla when only that side has markers, else ambiguous
+ * (warned).  0, or -1 on ENOMEM. */
+static int decide(struct probe_ctx *ctx, const struct fact *nx, const struct fact *n1,
+                  const struct markers *native, const struct markers *xla)
+{
+    if (native->list.failed || xla->list.failed) {
+        errno = ENOMEM;
+        return -1;
+    }
+    char ev[4096];
+    snprintf(ev, sizeof ev, "torch-neuronx %s (%s); native markers: %s; xla markers: %s",
+             nx->value, nx->evidence ? nx->evidence : "?",
+             native->count ? sp_strbuf_str(&native->list) : "none",
+             xla->count ? sp_strbuf_str(&xla->list) : "none");
+    if (n1)
+        factset_warn(ctx->facts, "torch.backend: torch-neuron %s (Inf1) and torch-neuronx %s "
+                     "are both installed", n1->value, nx->value);
+    const char *value = native->count && !xla->count ? "native" :
+                        xla->count && !native->count ? "xla" : "ambiguous";
+    if (strcmp(value, "ambiguous") == 0)
+        factset_warn(ctx->facts, "torch.backend: %s: torch-neuronx %s has %s; recorded "
+                     "\"ambiguous\"", nx->evidence ? nx->evidence : "?", nx->value,
+                     native->count ? "both native and XLA markers" :
+                     "neither native nor XLA markers");
+    return probe_set(ctx, "torch.backend", value, ev);
+}
+
 static int backend(struct probe_ctx *ctx, const struct py_interp *pi)
 {
     const struct fact *nx = factset_find(ctx->facts, "pip.torch-neuronx");
@@ -241,39 +269,33 @@ static int backend(struct probe_ctx *ctx, const struct py_interp *pi)
             ev[sizeof ev - 1] = '\0';
         return probe_set(ctx, "torch.backend", "none", ev);
     }
-    struct markers native = { .len = 0 }, xla = { .len = 0 };
+    struct markers native = { .count = 0 }, xla = { .count = 0 };
+    sp_strbuf_init(&native.list, TORCH_MARKERS_MAX - 1);
+    sp_strbuf_init(&xla.list, TORCH_MARKERS_MAX - 1);
+    int rc = 0;
     const struct py_dist *d = py_dist_find(pi, "torch-neuronx");
     if (d) {
         /* a .dist-info or .egg-info folder, or an egg-info file itself */
         if (d->folder)
             entry_points(ctx, d->folder, &native);
-        if (requires(ctx, d->metadata, &xla) != 0)
-            return -1;
+        rc = requires(ctx, d->metadata, &xla);
     }
-    package_markers(ctx, pi, &native, &xla);
-    const char *tx = factset_get(ctx->facts, "pip.torch-xla");
-    if (tx) {
-        char what[300];
-        snprintf(what, sizeof what, "torch-xla %s installed", tx);
-        mark(&xla, what);
+    if (rc == 0) {
+        package_markers(ctx, pi, &native, &xla);
+        const char *tx = factset_get(ctx->facts, "pip.torch-xla");
+        if (tx) {
+            char what[300];
+            snprintf(what, sizeof what, "torch-xla %s installed", tx);
+            mark(&xla, what);
+        }
+        const char *pjrt = probe_getenv(ctx, "PJRT_DEVICE");
+        if (pjrt && strcmp(pjrt, "NEURON") == 0)
+            mark(&xla, "PJRT_DEVICE=NEURON");
+        rc = decide(ctx, nx, n1, &native, &xla);
     }
-    const char *pjrt = probe_getenv(ctx, "PJRT_DEVICE");
-    if (pjrt && strcmp(pjrt, "NEURON") == 0)
-        mark(&xla, "PJRT_DEVICE=NEURON");
-    snprintf(ev, sizeof ev, "torch-neuronx %s (%s); native markers: %s; xla markers: %s",
-             nx->value, nx->evidence ? nx->evidence : "?",
-             native.count ? native.text : "none", xla.count ? xla.text : "none");
-    if (n1)
-        factset_warn(ctx->facts, "torch.backend: torch-neuron %s (Inf1) and torch-neuronx %s "
-                     "are both installed", n1->value, nx->value);
-    const char *value = native.count && !xla.count ? "native" :
-                        xla.count && !native.count ? "xla" : "ambiguous";
-    if (strcmp(value, "ambiguous") == 0)
-        factset_warn(ctx->facts, "torch.backend: %s: torch-neuronx %s has %s; recorded "
-                     "\"ambiguous\"", nx->evidence ? nx->evidence : "?", nx->value,
-                     native.count ? "both native and XLA markers" :
-                     "neither native nor XLA markers");
-    return probe_set(ctx, "torch.backend", value, ev);
+    sp_strbuf_free(&native.list);
+    sp_strbuf_free(&xla.list);
+    return rc;
 }
 
 /* A torch with a +cuXXX local label (a CUDA build) on a host with Neuron
