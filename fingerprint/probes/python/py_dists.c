@@ -178,13 +178,19 @@ static void compare_entry_name(struct probe_ctx *ctx, int flags, const char *ent
                 "\"%s\"; METADATA is authoritative", key, path, dversion, m->version);
 }
 
+/* Free the strings of one kept distribution. */
+static void py_dist_clear(struct py_dist *d)
+{
+    free(d->name);
+    free(d->version);
+    free(d->metadata);
+    free(d->folder);
+}
+
 static void dist_free(struct dist *d)
 {
     free(d->key);
-    free(d->d.name);
-    free(d->d.version);
-    free(d->d.metadata);
-    free(d->d.folder);
+    py_dist_clear(&d->d);
 }
 
 /* The distributions read so far, in reading order. */
@@ -339,12 +345,8 @@ const struct py_dist *py_dist_find(const struct py_interp *pi, const char *name)
 
 void py_dists_free(struct py_interp *pi)
 {
-    for (size_t i = 0; i < pi->ndists; i++) {
-        free(pi->dists[i].name);
-        free(pi->dists[i].version);
-        free(pi->dists[i].metadata);
-        free(pi->dists[i].folder);
-    }
+    for (size_t i = 0; i < pi->ndists; i++)
+        py_dist_clear(&pi->dists[i]);
     free(pi->dists);
     pi->dists = NULL;
     pi->ndists = 0;
