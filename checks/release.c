@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/version.h"
 #include "common/strbuf.h"
 
 struct component {
@@ -85,25 +86,6 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Compare two lists of dotted numbers ("3.9" < "3.10"), for sorting. */
-static int cmp_dotted(const void *a, const void *b)
-{
-    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-    while (*x || *y) {
-        char *ex, *ey;
-        unsigned long nx = strtoul(x, &ex, 10), ny = strtoul(y, &ey, 10);
-        if (nx != ny)
-            return nx < ny ? -1 : 1;
-        if (ex == x || ey == y)
-            return strcmp(x, y);
-        x = *ex == '.' ? ex + 1 : ex;
-        y = *ey == '.' ? ey + 1 : ey;
-        if (!*x || !*y)
-            return (*x != 0) - (*y != 0);
-    }
-    return 0;
-}
-
 /* Packages the SDK's table classes as helper libraries of a framework
  * (n2-manifest.json package_properties: category "general" or
  * "helper-lib").  Their instance lists do not say where the framework runs:
@@ -127,11 +109,12 @@ static int is_helper_library(const char *table_name)
 /* What the components found agree on: for each component (pip ones only
  * when PYTHON), the union of its package's python or instance names over
  * the selected releases SEL (instances: helper libraries' rows left out);
- * then the intersection over components, sorted.  Empty when no component
- * qualifies. */
-static void release_attrs(const struct catalog *cat, const unsigned char *sel,
-                          const struct component *comp, size_t ncomp, int python,
-                          struct list *out)
+ * then the intersection over components, sorted (Python versions in
+ * neuron.sdk.python's scheme).  Empty when no component qualifies.  0, or
+ * -1 with E set (out of memory). */
+static int release_attrs(const struct catalog *cat, const unsigned char *sel,
+                         const struct component *comp, size_t ncomp, int python,
+                         struct list *out, struct sp_error *e)
 {
     enum { NAMES_MAX = 64 };
     const char *common[NAMES_MAX];
@@ -181,12 +164,18 @@ static void release_attrs(const struct catalog *cat, const unsigned char *sel,
         }
         ncommon = w;
     }
-    qsort(common, ncommon, sizeof *common, python ? cmp_dotted : cmp_str);
+    if (python) {               /* Python versions in the fact's scheme */
+        if (sp_version_sort(sp_scheme_for_key("neuron.sdk.python"), common, ncommon, e) != 0)
+            return sp_fail(e, SP_EXIT_INPUT, "release inference: out of memory");
+    } else {
+        qsort(common, ncommon, sizeof *common, cmp_str);
+    }
     list_reset(out);
     for (size_t i = 0; i < ncommon; i++)
         list_add(out, common[i]);
     if (!first && ncommon == 0)
         list_add(out, "none");
+    return 0;
 }
 
 static int set(struct factset *fs, const char *key, const char *value, const char *evidence,
@@ -457,11 +446,11 @@ int release_infer(const struct catalog *cat, struct factset *facts, struct sp_er
     for (size_t r = 0; r < nr; r++)
         anysel |= all[r] && (used > 0);
     if (anysel) {
-        release_attrs(cat, all, comp, ncomp, 1, l);
-        if (set(facts, "neuron.sdk.python", list_str(l), "release catalog", e) != 0)
+        if (release_attrs(cat, all, comp, ncomp, 1, l, e) != 0 ||
+            set(facts, "neuron.sdk.python", list_str(l), "release catalog", e) != 0)
             goto out;
-        release_attrs(cat, all, comp, ncomp, 0, l);
-        if (set(facts, "neuron.sdk.instances", list_str(l), "release catalog", e) != 0)
+        if (release_attrs(cat, all, comp, ncomp, 0, l, e) != 0 ||
+            set(facts, "neuron.sdk.instances", list_str(l), "release catalog", e) != 0)
             goto out;
     }
     rc = 0;

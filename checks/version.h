@@ -100,6 +100,18 @@ int sp_version_compare(const struct sp_version *a, const struct sp_version *b,
 
 void sp_version_free(struct sp_version *v);
 
+/* sp_version_sort: sort the N version texts TEXTS in place, ascending in
+ * SCHEME, for listing the versions a probe or the catalog found or choosing
+ * the highest of them: texts that parse are ordered by the scheme; two the
+ * scheme calls equal ("2.29" and "2.29.0" in dotted, "1.0" and "1.0.0" in
+ * PEP 440) by their bytes, so that the result never depends on the order
+ * they came in; a text that does not parse sorts after every one that does,
+ * and those among themselves by their bytes.  The pointers are moved, not
+ * the strings.  Returns 0, or -1 with E set (SP_EXIT_INPUT, "out of
+ * memory") and TEXTS unchanged. */
+int sp_version_sort(const struct sp_scheme *scheme, const char **texts, size_t n,
+                    struct sp_error *e);
+
 /* sp_version_leading: the first N (>= 1) release components of V as text,
  * into OUT (OUTSZ bytes), taken from V's normal form with its epoch kept:
  * PEP 440 2.1.2.2.2.0+cu121 with N = 3 is "2.1.2", 1!2.0.1 with N = 2 is
