@@ -117,6 +117,11 @@ int sp_version_sort(const struct sp_scheme *scheme, const char **texts, size_t n
     return rc ? sp_fail(e, SP_EXIT_INPUT, "out of memory") : 0;
 }
 
+void sp_version_free_one(struct sp_version *v)
+{
+    free(v);
+}
+
 int sp_version_leading(const struct sp_version *v, unsigned n, char *out, size_t outsz)
 {
     const char *p = v->normal;

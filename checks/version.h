@@ -138,6 +138,10 @@ static inline int sp_py_space(unsigned char c)
  * runs (A, AN bytes; B, BN bytes), leading zeros ignored.  <0, 0, >0. */
 int sp_digits_compare(const char *a, size_t an, const char *b, size_t bn);
 
+/* sp_version_free_one: a scheme's free for a version that is one
+ * allocation (deb, rpm, pep440). */
+void sp_version_free_one(struct sp_version *v);
+
 /* sp_version_bad: fill E with "'TEXT' is not a valid TITLE version: WHY";
  * returns NULL so that parsers can `return sp_version_bad(...)`. */
 struct sp_version *sp_version_bad(struct sp_error *e, const char *title,

@@ -189,16 +189,11 @@ static int prefix_match(const struct sp_version *vv, const struct sp_version *vp
     return next == '\0' || !(sp_ascii_digit(next) || sp_ascii_alpha(next));
 }
 
-static void release_version(struct sp_version *v)
-{
-    free(v);
-}
-
 const struct sp_scheme sp_scheme_deb = {
     .name = "deb",
     .title = "Debian",
     .parse = parse,
     .compare = compare,
     .prefix_match = prefix_match,
-    .free = release_version,
+    .free = sp_version_free_one,
 };

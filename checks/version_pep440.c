@@ -381,16 +381,11 @@ static int prefix_match(const struct sp_version *vv, const struct sp_version *vp
     return 1;
 }
 
-static void release_version(struct sp_version *v)
-{
-    free(v);
-}
-
 const struct sp_scheme sp_scheme_pep440 = {
     .name = "pep440",
     .title = "PEP 440",
     .parse = parse,
     .compare = compare,
     .prefix_match = prefix_match,
-    .free = release_version,
+    .free = sp_version_free_one,
 };

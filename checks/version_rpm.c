@@ -181,16 +181,11 @@ static int prefix_match(const struct sp_version *vv, const struct sp_version *vp
     return v->version[k] == '\0' || !sp_ascii_alnum(v->version[k]);
 }
 
-static void release_version(struct sp_version *v)
-{
-    free(v);
-}
-
 const struct sp_scheme sp_scheme_rpm = {
     .name = "rpm",
     .title = "RPM",
     .parse = parse,
     .compare = compare,
     .prefix_match = prefix_match,
-    .free = release_version,
+    .free = sp_version_free_one,
 };
