@@ -117,6 +117,18 @@ int sp_version_sort(const struct sp_scheme *scheme, const char **texts, size_t n
     return rc ? sp_fail(e, SP_EXIT_INPUT, "out of memory") : 0;
 }
 
+int sp_components_prefix(const char *v, const char *prefix, int drop_last)
+{
+    size_t k = strlen(prefix);
+    if (drop_last) {
+        const char *dot = strrchr(prefix, '.');
+        k = dot ? (size_t)(dot - prefix) : 0;
+    }
+    if (strncmp(v, prefix, k) != 0)
+        return 0;
+    return v[k] == '\0' || !sp_ascii_alnum(v[k]);
+}
+
 void sp_version_free_one(struct sp_version *v)
 {
     free(v);

@@ -138,6 +138,14 @@ static inline int sp_py_space(unsigned char c)
  * runs (A, AN bytes; B, BN bytes), leading zeros ignored.  <0, 0, >0. */
 int sp_digits_compare(const char *a, size_t an, const char *b, size_t bn);
 
+/* sp_components_prefix: 1 when the text V begins with the text PREFIX
+ * (without PREFIX's last dot-separated component when DROP_LAST),
+ * followed by the end or by a character that is not an ASCII letter or
+ * digit: "2.24" is a prefix of "2.24", "2.24.7.0" and "2.24~rc1", not of
+ * "2.240".  The deb and rpm schemes' prefix rule on their upstream
+ * version. */
+int sp_components_prefix(const char *v, const char *prefix, int drop_last);
+
 /* sp_version_free_one: a scheme's free for a version that is one
  * allocation (deb, rpm, pep440). */
 void sp_version_free_one(struct sp_version *v);

@@ -178,15 +178,7 @@ static int prefix_match(const struct sp_version *vv, const struct sp_version *vp
     const struct deb *v = (const struct deb *)vv, *p = (const struct deb *)vp;
     if (v->epoch != p->epoch)
         return 0;
-    size_t k = strlen(p->upstream);
-    if (drop_last) {
-        const char *dot = strrchr(p->upstream, '.');
-        k = dot ? (size_t)(dot - p->upstream) : 0;
-    }
-    if (strncmp(v->upstream, p->upstream, k) != 0)
-        return 0;
-    char next = v->upstream[k];
-    return next == '\0' || !(sp_ascii_digit(next) || sp_ascii_alpha(next));
+    return sp_components_prefix(v->upstream, p->upstream, drop_last);
 }
 
 const struct sp_scheme sp_scheme_deb = {
