@@ -125,38 +125,51 @@ static int cmp_qualifier(const void *a, const void *b)
     }
 }
 
-int sp_purl_build(const struct sp_purl *p, char **out, struct sp_error *e)
+/* What sp_purl_build has checked and works from. */
+struct shape {
+    char type[64];          /* lowercased */
+    int pypi, deb, rpm;
+    size_t nn, nsl;         /* name and namespace lengths without outer '/' */
+    const struct sp_purl_qualifier *quals[SP_PURL_QUALIFIERS_MAX];
+    size_t nq;              /* non-empty qualifiers, sorted */
+};
+
+/* Step 1: type, name, namespace and the number of qualifiers. */
+static int check_shape(const struct sp_purl *p, struct shape *sh, struct sp_error *e)
 {
     if (p->type == NULL || p->type[0] == '\0')
         return sp_fail(e, SP_EXIT_INPUT, "purl: no type");
     if (!valid_type(p->type))
         return sp_fail(e, SP_EXIT_INPUT, "purl: type '%s' is not a letter followed by "
                        "letters, digits, '.' or '-'", p->type);
-    size_t nn;
-    if (p->name == NULL || (strip_slashes(p->name, &nn), nn == 0))
+    if (p->name == NULL || (strip_slashes(p->name, &sh->nn), sh->nn == 0))
         return sp_fail(e, SP_EXIT_INPUT, "purl: no name");
     if (p->nqualifiers > SP_PURL_QUALIFIERS_MAX)
         return sp_fail(e, SP_EXIT_INPUT, "purl: more than %d qualifiers", SP_PURL_QUALIFIERS_MAX);
-
-    char type[64];
     size_t tl = strlen(p->type);
-    if (tl >= sizeof type)
+    if (tl >= sizeof sh->type)
         return sp_fail(e, SP_EXIT_INPUT, "purl: type '%.40s...' is too long", p->type);
     for (size_t i = 0; i <= tl; i++)
-        type[i] = (char)lower((unsigned char)p->type[i]);
-    int pypi = strcmp(type, "pypi") == 0;
-    int deb = strcmp(type, "deb") == 0, rpm = strcmp(type, "rpm") == 0;
-    size_t nsl = 0;
+        sh->type[i] = (char)lower((unsigned char)p->type[i]);
+    sh->pypi = strcmp(sh->type, "pypi") == 0;
+    sh->deb = strcmp(sh->type, "deb") == 0;
+    sh->rpm = strcmp(sh->type, "rpm") == 0;
+    sh->nsl = 0;
     if (p->namespace_)
-        strip_slashes(p->namespace_, &nsl);
-    if ((deb || rpm) && nsl == 0)
-        return sp_fail(e, SP_EXIT_INPUT, "purl: %s needs a namespace", type);
-    if (pypi && nsl)
+        strip_slashes(p->namespace_, &sh->nsl);
+    if ((sh->deb || sh->rpm) && sh->nsl == 0)
+        return sp_fail(e, SP_EXIT_INPUT, "purl: %s needs a namespace", sh->type);
+    if (sh->pypi && sh->nsl)
         return sp_fail(e, SP_EXIT_INPUT, "purl: pypi has no namespace");
+    return 0;
+}
 
-    /* qualifiers: validated, dropped when empty, sorted */
-    const struct sp_purl_qualifier *quals[SP_PURL_QUALIFIERS_MAX];
-    size_t nq = 0, bound = 16 + tl;
+/* Step 2: the qualifiers validated, dropped when empty, sorted; *BOUND
+ * grows by the bytes they take at most. */
+static int sort_qualifiers(const struct sp_purl *p, struct shape *sh, size_t *bound,
+                           struct sp_error *e)
+{
+    sh->nq = 0;
     for (size_t i = 0; i < p->nqualifiers; i++) {
         const struct sp_purl_qualifier *q = &p->qualifiers[i];
         if (q->key == NULL || !valid_key(q->key))
@@ -167,45 +180,61 @@ int sp_purl_build(const struct sp_purl *p, char **out, struct sp_error *e)
                 return sp_fail(e, SP_EXIT_INPUT, "purl: qualifier key '%s' given twice", q->key);
         if (q->value == NULL || q->value[0] == '\0')
             continue;
-        quals[nq++] = q;
-        bound += strlen(q->key) + 2 + 3 * strlen(q->value);
+        sh->quals[sh->nq++] = q;
+        *bound += strlen(q->key) + 2 + 3 * strlen(q->value);
     }
-    qsort(quals, nq, sizeof *quals, cmp_qualifier);
-    bound += 3 * (nsl + nn + 2);
+    qsort(sh->quals, sh->nq, sizeof *sh->quals, cmp_qualifier);
+    return 0;
+}
+
+/* Step 3: the purl into O, which has room for it. */
+static void write_purl(const struct sp_purl *p, const struct shape *sh, struct out *o)
+{
+    size_t nn;
+    put(o, "pkg:");
+    put(o, sh->type);
+    *o->p++ = '/';
+    if (sh->nsl && put_segments(o, p->namespace_, (sh->deb || sh->rpm) ? N_LOWER : N_NONE, 0) > 0)
+        *o->p++ = '/';
+    const char *name = strip_slashes(p->name, &nn);
+    put_encoded(o, name, nn, sh->pypi ? N_PYPI : sh->deb ? N_LOWER : N_NONE);
+    if (p->version && p->version[0]) {
+        *o->p++ = '@';
+        put_encoded(o, p->version, strlen(p->version), N_NONE);
+    }
+    for (size_t i = 0; i < sh->nq; i++) {
+        *o->p++ = i ? '&' : '?';
+        for (const char *k = sh->quals[i]->key; *k; k++)
+            *o->p++ = (char)lower((unsigned char)*k);
+        *o->p++ = '=';
+        put_encoded(o, sh->quals[i]->value, strlen(sh->quals[i]->value), N_NONE);
+    }
+    if (p->subpath && p->subpath[0]) {
+        char *hash = o->p++;
+        *hash = '#';
+        if (put_segments(o, p->subpath, N_NONE, 1) == 0)
+            o->p = hash;   /* nothing but empty, "." and ".." segments */
+    }
+    *o->p = '\0';
+}
+
+int sp_purl_build(const struct sp_purl *p, char **out, struct sp_error *e)
+{
+    struct shape sh;
+    if (check_shape(p, &sh, e) != 0)
+        return -1;
+    size_t bound = 16 + strlen(sh.type);
+    if (sort_qualifiers(p, &sh, &bound, e) != 0)
+        return -1;
+    bound += 3 * (sh.nsl + sh.nn + 2);
     if (p->version)
         bound += 1 + 3 * strlen(p->version);
     if (p->subpath)
         bound += 1 + 3 * strlen(p->subpath);
-
     struct out o = { .p = malloc(bound) };
-    char *buf = o.p;
-    if (buf == NULL)
+    if (o.p == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "purl: %s", strerror(ENOMEM));
-    put(&o, "pkg:");
-    put(&o, type);
-    *o.p++ = '/';
-    if (nsl && put_segments(&o, p->namespace_, (deb || rpm) ? N_LOWER : N_NONE, 0) > 0)
-        *o.p++ = '/';
-    const char *name = strip_slashes(p->name, &nn);
-    put_encoded(&o, name, nn, pypi ? N_PYPI : deb ? N_LOWER : N_NONE);
-    if (p->version && p->version[0]) {
-        *o.p++ = '@';
-        put_encoded(&o, p->version, strlen(p->version), N_NONE);
-    }
-    for (size_t i = 0; i < nq; i++) {
-        *o.p++ = i ? '&' : '?';
-        for (const char *k = quals[i]->key; *k; k++)
-            *o.p++ = (char)lower((unsigned char)*k);
-        *o.p++ = '=';
-        put_encoded(&o, quals[i]->value, strlen(quals[i]->value), N_NONE);
-    }
-    if (p->subpath && p->subpath[0]) {
-        char *hash = o.p++;
-        *hash = '#';
-        if (put_segments(&o, p->subpath, N_NONE, 1) == 0)
-            o.p = hash;   /* nothing but empty, "." and ".." segments */
-    }
-    *o.p = '\0';
-    *out = buf;
+    *out = o.p;
+    write_purl(p, &sh, &o);
     return 0;
 }
