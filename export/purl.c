@@ -125,51 +125,52 @@ static int cmp_qualifier(const void *a, const void *b)
     }
 }
 
-/* What sp_purl_build has checked and works from. */
-struct shape {
-    char type[64];          /* lowercased */
+/* What sp_purl_build() checked of a purl's type, namespace and name. */
+struct head {
+    char type[64];              /* the type, lowercased */
+    size_t tl, nsl, nn;         /* lengths: type, namespace and name without
+                                   their outer slashes */
     int pypi, deb, rpm;
-    size_t nn, nsl;         /* name and namespace lengths without outer '/' */
-    const struct sp_purl_qualifier *quals[SP_PURL_QUALIFIERS_MAX];
-    size_t nq;              /* non-empty qualifiers, sorted */
 };
 
-/* Step 1: type, name, namespace and the number of qualifiers. */
-static int check_shape(const struct sp_purl *p, struct shape *sh, struct sp_error *e)
+/* Check P's type, name, qualifier count and namespace into H.  0, or -1
+ * with E set (SP_EXIT_INPUT). */
+static int check_head(const struct sp_purl *p, struct head *h, struct sp_error *e)
 {
     if (p->type == NULL || p->type[0] == '\0')
         return sp_fail(e, SP_EXIT_INPUT, "purl: no type");
     if (!valid_type(p->type))
         return sp_fail(e, SP_EXIT_INPUT, "purl: type '%s' is not a letter followed by "
                        "letters, digits, '.' or '-'", p->type);
-    if (p->name == NULL || (strip_slashes(p->name, &sh->nn), sh->nn == 0))
+    if (p->name == NULL || (strip_slashes(p->name, &h->nn), h->nn == 0))
         return sp_fail(e, SP_EXIT_INPUT, "purl: no name");
     if (p->nqualifiers > SP_PURL_QUALIFIERS_MAX)
         return sp_fail(e, SP_EXIT_INPUT, "purl: more than %d qualifiers", SP_PURL_QUALIFIERS_MAX);
-    size_t tl = strlen(p->type);
-    if (tl >= sizeof sh->type)
+    h->tl = strlen(p->type);
+    if (h->tl >= sizeof h->type)
         return sp_fail(e, SP_EXIT_INPUT, "purl: type '%.40s...' is too long", p->type);
-    for (size_t i = 0; i <= tl; i++)
-        sh->type[i] = (char)lower((unsigned char)p->type[i]);
-    sh->pypi = strcmp(sh->type, "pypi") == 0;
-    sh->deb = strcmp(sh->type, "deb") == 0;
-    sh->rpm = strcmp(sh->type, "rpm") == 0;
-    sh->nsl = 0;
+    for (size_t i = 0; i <= h->tl; i++)
+        h->type[i] = (char)lower((unsigned char)p->type[i]);
+    h->pypi = strcmp(h->type, "pypi") == 0;
+    h->deb = strcmp(h->type, "deb") == 0;
+    h->rpm = strcmp(h->type, "rpm") == 0;
+    h->nsl = 0;
     if (p->namespace_)
-        strip_slashes(p->namespace_, &sh->nsl);
-    if ((sh->deb || sh->rpm) && sh->nsl == 0)
-        return sp_fail(e, SP_EXIT_INPUT, "purl: %s needs a namespace", sh->type);
-    if (sh->pypi && sh->nsl)
+        strip_slashes(p->namespace_, &h->nsl);
+    if ((h->deb || h->rpm) && h->nsl == 0)
+        return sp_fail(e, SP_EXIT_INPUT, "purl: %s needs a namespace", h->type);
+    if (h->pypi && h->nsl)
         return sp_fail(e, SP_EXIT_INPUT, "purl: pypi has no namespace");
     return 0;
 }
 
-/* Step 2: the qualifiers validated, dropped when empty, sorted; *BOUND
- * grows by the bytes they take at most. */
-static int sort_qualifiers(const struct sp_purl *p, struct shape *sh, size_t *bound,
-                           struct sp_error *e)
+/* P's qualifiers validated, the empty ones dropped, the rest sorted into
+ * QUALS (*NQ of them); *BOUND grows by the bytes they may take.  0, or -1
+ * with E set (SP_EXIT_INPUT). */
+static int take_qualifiers(const struct sp_purl *p, const struct sp_purl_qualifier **quals,
+                           size_t *nq, size_t *bound, struct sp_error *e)
 {
-    sh->nq = 0;
+    *nq = 0;
     for (size_t i = 0; i < p->nqualifiers; i++) {
         const struct sp_purl_qualifier *q = &p->qualifiers[i];
         if (q->key == NULL || !valid_key(q->key))
@@ -180,34 +181,35 @@ static int sort_qualifiers(const struct sp_purl *p, struct shape *sh, size_t *bo
                 return sp_fail(e, SP_EXIT_INPUT, "purl: qualifier key '%s' given twice", q->key);
         if (q->value == NULL || q->value[0] == '\0')
             continue;
-        sh->quals[sh->nq++] = q;
+        quals[(*nq)++] = q;
         *bound += strlen(q->key) + 2 + 3 * strlen(q->value);
     }
-    qsort(sh->quals, sh->nq, sizeof *sh->quals, cmp_qualifier);
+    qsort(quals, *nq, sizeof *quals, cmp_qualifier);
     return 0;
 }
 
-/* Step 3: the purl into O, which has room for it. */
-static void write_purl(const struct sp_purl *p, const struct shape *sh, struct out *o)
+/* The purl itself into O (allocated for the worst case). */
+static void write_purl(struct out *o, const struct sp_purl *p, const struct head *h,
+                       const struct sp_purl_qualifier *const *quals, size_t nq)
 {
     size_t nn;
     put(o, "pkg:");
-    put(o, sh->type);
+    put(o, h->type);
     *o->p++ = '/';
-    if (sh->nsl && put_segments(o, p->namespace_, (sh->deb || sh->rpm) ? N_LOWER : N_NONE, 0) > 0)
+    if (h->nsl && put_segments(o, p->namespace_, (h->deb || h->rpm) ? N_LOWER : N_NONE, 0) > 0)
         *o->p++ = '/';
     const char *name = strip_slashes(p->name, &nn);
-    put_encoded(o, name, nn, sh->pypi ? N_PYPI : sh->deb ? N_LOWER : N_NONE);
+    put_encoded(o, name, nn, h->pypi ? N_PYPI : h->deb ? N_LOWER : N_NONE);
     if (p->version && p->version[0]) {
         *o->p++ = '@';
         put_encoded(o, p->version, strlen(p->version), N_NONE);
     }
-    for (size_t i = 0; i < sh->nq; i++) {
+    for (size_t i = 0; i < nq; i++) {
         *o->p++ = i ? '&' : '?';
-        for (const char *k = sh->quals[i]->key; *k; k++)
+        for (const char *k = quals[i]->key; *k; k++)
             *o->p++ = (char)lower((unsigned char)*k);
         *o->p++ = '=';
-        put_encoded(o, sh->quals[i]->value, strlen(sh->quals[i]->value), N_NONE);
+        put_encoded(o, quals[i]->value, strlen(quals[i]->value), N_NONE);
     }
     if (p->subpath && p->subpath[0]) {
         char *hash = o->p++;
@@ -220,13 +222,15 @@ static void write_purl(const struct sp_purl *p, const struct shape *sh, struct o
 
 int sp_purl_build(const struct sp_purl *p, char **out, struct sp_error *e)
 {
-    struct shape sh;
-    if (check_shape(p, &sh, e) != 0)
+    struct head h;
+    const struct sp_purl_qualifier *quals[SP_PURL_QUALIFIERS_MAX];
+    size_t nq;
+    if (check_head(p, &h, e) != 0)
         return -1;
-    size_t bound = 16 + strlen(sh.type);
-    if (sort_qualifiers(p, &sh, &bound, e) != 0)
+    size_t bound = 16 + h.tl;
+    if (take_qualifiers(p, quals, &nq, &bound, e) != 0)
         return -1;
-    bound += 3 * (sh.nsl + sh.nn + 2);
+    bound += 3 * (h.nsl + h.nn + 2);
     if (p->version)
         bound += 1 + 3 * strlen(p->version);
     if (p->subpath)
@@ -235,6 +239,6 @@ int sp_purl_build(const struct sp_purl *p, char **out, struct sp_error *e)
     if (o.p == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "purl: %s", strerror(ENOMEM));
     *out = o.p;
-    write_purl(p, &sh, &o);
+    write_purl(&o, p, &h, quals, nq);
     return 0;
 }
