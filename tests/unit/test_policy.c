@@ -1,16 +1,16 @@
 /* tests/unit/test_policy.c: strict policy loading (every error path, with
- * its exact message and position, each bound crossed) and evaluation (each
- * verdict, when, severity, --strict).  Positions are 1-based line:column of
- * the offending token, as an editor shows them. */
+ * its exact message and position, each bound crossed).  Positions are
+ * 1-based line:column of the offending token, as an editor shows them.
+ * The evaluation cases (each verdict, when, severity, --strict, fact
+ * references) are data: tests/data/evaluate.test, run by
+ * tests/unit/test_cases.c. */
 #include "tests/unit/testlib.h"
 
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checks/evaluate.h"
 #include "checks/policy.h"
-#include "checks/report.h"
 #include "manifest/node.h"
 
 static void assert_load_error(const char *text, const char *msg)
@@ -231,149 +231,6 @@ static void folders_and_files(void **state)
     assert_int_equal(system(want), 0);
 }
 
-/* ---- evaluation --------------------------------------------------------- */
-
-static const char policy_text[] =
-    "policy: p\n"
-    "when: {torch.backend: xla}\n"
-    "require:\n"
-    "  pip.torch: \"==2.9.*\"\n"              /* ok */
-    "  python.version: \">=3.12\"\n"          /* violated */
-    "  pip.torch-xla: present\n"              /* missing */
-    "  neuron.driver.version: \">=2.20\"\n"   /* invalid: 2.x */
-    "  pip.torch-neuron: absent\n"            /* ok */
-    "forbid:\n"
-    "  host.instance_family: {one_of: [inf1]}\n"   /* ok: trn2 */
-    "  deb.legacy: present\n"                 /* violated */
-    "rules:\n"
-    "  - name: native\n"
-    "    when: {torch.backend: native}\n"
-    "    require: {host.instance_family: trn2}\n"  /* not applicable */
-    "  - name: soft\n"
-    "    severity: warning\n"
-    "    message: a warning\n"
-    "    source: where the constant comes from\n"   /* read, never shown */
-    "    require: {host.instance_family: trn3}\n"  /* violated, warning */
-    "  - name: undecided\n"
-    "    when: {neuron.driver.version: \">=2\"}\n" /* invalid condition */
-    "    require: {host.instance_family: trn2}\n";
-
-static void facts_fill(struct factset *fs)
-{
-    factset_init(fs);
-    factset_set(fs, "torch.backend", "xla", NULL);
-    factset_set(fs, "pip.torch", "2.9.0+cu121", NULL);
-    factset_set(fs, "python.version", "3.11.7", NULL);
-    factset_set(fs, "neuron.driver.version", "2.x", NULL);
-    factset_set(fs, "host.instance_family", "trn2", NULL);
-    factset_set(fs, "deb.legacy", "1.0", NULL);
-}
-
-static void evaluation(void **state)
-{
-    static const struct { const char *rule, *key; enum sp_verdict v; int fails; } want[] = {
-        { "require", "pip.torch", SP_VERDICT_OK, 0 },
-        { "require", "python.version", SP_VERDICT_VIOLATED, 1 },
-        { "require", "pip.torch-xla", SP_VERDICT_MISSING, 1 },
-        { "require", "neuron.driver.version", SP_VERDICT_INVALID, 1 },
-        { "require", "pip.torch-neuron", SP_VERDICT_OK, 0 },
-        { "forbid", "host.instance_family", SP_VERDICT_OK, 0 },
-        { "forbid", "deb.legacy", SP_VERDICT_VIOLATED, 1 },
-        { "native", "host.instance_family", SP_VERDICT_NOT_APPLICABLE, 0 },
-        { "soft", "host.instance_family", SP_VERDICT_VIOLATED, 0 },
-        { "undecided", "neuron.driver.version", SP_VERDICT_INVALID, 1 },
-    };
-    struct sp_policy_set ps;
-    struct sp_error e;
-    struct factset fs;
-    struct sp_report r;
-    sp_policy_set_init(&ps);
-    sp_report_init(&r);
-    facts_fill(&fs);
-    assert_int_equal(sp_policy_parse(&ps, policy_text, strlen(policy_text), "p.yaml", &e), 0);
-    struct sp_eval_ctx ctx = { .facts = &fs };
-    for (int round = 0; round < 2; round++) {              /* a report can be reused */
-        assert_int_equal(sp_evaluate(&ps, &ctx, &r, &e), 0);
-        assert_int_equal(r.count, sizeof want / sizeof *want);
-        for (size_t i = 0; i < r.count; i++) {
-            const struct sp_result *res = &r.results[i];
-            assert_string_equal(res->rule->name, want[i].rule);
-            assert_string_equal(res->requirement->key, want[i].key);
-            if (res->verdict != want[i].v || res->fails != want[i].fails)
-                fail_msg("%s %s: %s fails=%d", want[i].rule, want[i].key,
-                         sp_verdict_name(res->verdict), res->fails);
-        }
-        assert_string_equal(r.results[3].detail,
-                            "'2.x' is not a valid dotted version: only digits and dots are allowed");
-        assert_int_equal(r.results[9].role, SP_ROLE_WHEN);
-        assert_int_equal(r.errors, 5);
-        assert_int_equal(r.warnings, 1);
-        assert_int_equal(r.verdicts[SP_VERDICT_OK], 3);
-        assert_false(r.passed);
-    }
-
-    /* --strict: the warning fails too */
-    ctx.flags = SP_EVAL_STRICT;
-    assert_int_equal(sp_evaluate(&ps, &ctx, &r, &e), 0);
-    assert_true(r.results[8].fails);
-
-    /* the policy's when does not hold: everything not applicable, passed */
-    factset_set(&fs, "torch.backend", "native", NULL);
-    assert_int_equal(sp_evaluate(&ps, &ctx, &r, &e), 0);
-    assert_int_equal(r.verdicts[SP_VERDICT_NOT_APPLICABLE], r.count);
-    assert_true(r.passed);
-    sp_report_free(&r);
-    sp_policy_set_free(&ps);
-    factset_free(&fs);
-}
-
-static void undecidable_policy_when(void **state)
-{
-    static const char text[] = "policy: q\nwhen: {pip.torch: \">=2\"}\nrequire: {k: present}\n";
-    struct sp_policy_set ps;
-    struct sp_error e;
-    struct factset fs;
-    struct sp_report r;
-    sp_policy_set_init(&ps);
-    sp_report_init(&r);
-    factset_init(&fs);
-    factset_set(&fs, "pip.torch", "2.x", NULL);
-    assert_int_equal(sp_policy_parse(&ps, text, strlen(text), "q.yaml", &e), 0);
-    struct sp_eval_ctx ctx = { .facts = &fs };
-    assert_int_equal(sp_evaluate(&ps, &ctx, &r, &e), 0);
-    assert_int_equal(r.count, 1);
-    assert_null(r.results[0].rule);
-    assert_int_equal(r.results[0].verdict, SP_VERDICT_INVALID);
-    assert_string_equal(r.results[0].requirement->key, "pip.torch");
-    assert_false(r.passed);
-    sp_report_free(&r);
-    sp_policy_set_free(&ps);
-    factset_free(&fs);
-}
-
-static void explicit_scheme(void **state)
-{
-    /* a dotted key compared as Debian: 2.24~rc1 < 2.24 only in that scheme */
-    static const char text[] =
-        "policy: s\nrequire:\n  neuron.x: {specifier: '<2.24', scheme: deb}\n";
-    struct sp_policy_set ps;
-    struct sp_error e;
-    struct factset fs;
-    struct sp_report r;
-    sp_policy_set_init(&ps);
-    sp_report_init(&r);
-    factset_init(&fs);
-    factset_set(&fs, "neuron.x", "2.24~rc1", NULL);
-    assert_int_equal(sp_policy_parse(&ps, text, strlen(text), "s.yaml", &e), 0);
-    assert_string_equal(ps.policies[0].rules[0].require[0].test.shown, "<2.24 (deb)");
-    struct sp_eval_ctx ctx = { .facts = &fs };
-    assert_int_equal(sp_evaluate(&ps, &ctx, &r, &e), 0);
-    assert_int_equal(r.results[0].verdict, SP_VERDICT_OK);
-    sp_report_free(&r);
-    sp_policy_set_free(&ps);
-    factset_free(&fs);
-}
-
 /* ---- fact references and one_of_fact ------------------------------------ */
 
 static void reference_load_errors(void **state)
@@ -428,129 +285,6 @@ static void reference_load_errors(void **state)
     assert_true(c->wildcard);
     assert_int_equal(ps.policies[0].rules[0].require[1].test.components, 16);
     sp_policy_set_free(&ps);
-}
-
-static const char ref_policy[] =
-    "policy: r\n"
-    "rules:\n"
-    "  - name: cc\n"
-    "    require: {neuron.sdk.compiler_release: \"<=${neuron.sdk.runtime_release}\"}\n"
-    "  - name: lead\n"
-    "    require: {pip.torch: \"==${pip.torch-neuronx:3}\"}\n"
-    "  - name: minor\n"
-    "    require: {pip.torch-xla: \"==${pip.torch:2}.*,!=${pip.torch}\"}\n"
-    "  - name: window\n"
-    "    require: {python.version: {one_of_fact: neuron.sdk.python, components: 2}}\n"
-    "  - name: family\n"
-    "    require: {host.instance_family: {one_of_fact: neuron.sdk.instances}}\n"
-    "  - name: gated\n"
-    "    when: {pip.torch: \"==${pip.absent}\"}\n"
-    "    require: {k: present}\n";
-
-/* evaluate ref_policy on KV; the verdicts of its rows into OUT */
-static void ref_eval(const char *const *kv, struct sp_report *r, struct sp_policy_set *ps,
-                     struct factset *fs)
-{
-    struct sp_error e;
-    sp_policy_set_init(ps);
-    sp_report_init(r);
-    factset_init(fs);
-    for (; *kv; kv += 2)
-        assert_int_equal(factset_set(fs, kv[0], kv[1], NULL), 0);
-    assert_int_equal(sp_policy_parse(ps, ref_policy, strlen(ref_policy), "r.yaml", &e), 0);
-    struct sp_eval_ctx ctx = { .facts = fs };
-    assert_int_equal(sp_evaluate(ps, &ctx, r, &e), 0);
-}
-
-static void ref_free(struct sp_report *r, struct sp_policy_set *ps, struct factset *fs)
-{
-    sp_report_free(r);
-    sp_policy_set_free(ps);
-    factset_free(fs);
-}
-
-static void references(void **state)
-{
-    struct sp_report r;
-    struct sp_policy_set ps;
-    struct factset fs;
-    struct sp_strbuf sb;
-    sp_strbuf_init(&sb, SP_REPORT_TEXT_MAX);
-    /* all hold: 2.16.0 <= 2.16.1 in dotted order; 2.1.2+cu121 == 2.1.2
-     * (local label ignored); torch-xla 2.1.3 is 2.1.* and not 2.1.2+cu121;
-     * 3.10.12's first two components are listed; trn1 is listed */
-    static const char *const holds[] = {
-        "neuron.sdk.compiler_release", "2.16.0", "neuron.sdk.runtime_release", "2.16.1",
-        "pip.torch-neuronx", "2.1.2.2.2.0", "pip.torch", "2.1.2+cu121", "pip.torch-xla", "2.1.3",
-        "python.version", "3.10.12", "neuron.sdk.python", "3.8,3.9,3.10",
-        "host.instance_family", "trn1", "neuron.sdk.instances", "inf2,trn1", NULL,
-    };
-    ref_eval(holds, &r, &ps, &fs);
-    assert_int_equal(r.count, 6);
-    for (size_t i = 0; i < 5; i++)
-        if (r.results[i].verdict != SP_VERDICT_OK)
-            fail_msg("row %zu: %s (%s)", i, sp_verdict_name(r.results[i].verdict),
-                     r.results[i].detail ? r.results[i].detail : "");
-    assert_int_equal(r.results[5].verdict, SP_VERDICT_NOT_APPLICABLE);   /* when's ref absent */
-    assert_string_equal(r.results[0].resolved, "<=2.16.1");
-    assert_string_equal(r.results[1].resolved, "==2.1.2");
-    assert_string_equal(r.results[2].resolved, "==2.1.*,!=2.1.2+cu121");
-    assert_string_equal(r.results[3].resolved, "3.8,3.9,3.10");
-    assert_string_equal(sp_result_supported(&r.results[0], &sb),
-                        "<=${neuron.sdk.runtime_release} (<=2.16.1)");
-    assert_string_equal(sp_result_supported(&r.results[3], &sb),
-                        "first 2 in ${neuron.sdk.python} (3.8,3.9,3.10)");
-    ref_free(&r, &ps, &fs);
-
-    /* all fail: compiler newer; torch 2.0.1 is not 2.1.2; torch-xla 2.2.0
-     * is not 2.0.*; 3.7 is not listed; inf1 is not listed */
-    static const char *const bad[] = {
-        "neuron.sdk.compiler_release", "2.16.0", "neuron.sdk.runtime_release", "2.15.2",
-        "pip.torch-neuronx", "2.1.2.2.2.0", "pip.torch", "2.0.1+cu117", "pip.torch-xla", "2.2.0",
-        "python.version", "3.7.16", "neuron.sdk.python", "3.8,3.9,3.10",
-        "host.instance_family", "inf1", "neuron.sdk.instances", "inf2, trn1", NULL,
-    };
-    ref_eval(bad, &r, &ps, &fs);
-    for (size_t i = 0; i < 5; i++)
-        if (r.results[i].verdict != SP_VERDICT_VIOLATED)
-            fail_msg("row %zu: %s", i, sp_verdict_name(r.results[i].verdict));
-    ref_free(&r, &ps, &fs);
-
-    /* a referenced fact absent: missing, naming it; unparseable: invalid */
-    static const char *const odd[] = {
-        "neuron.sdk.compiler_release", "2.16.0",
-        "pip.torch-neuronx", "2.1", "pip.torch", "2.1.2", "pip.torch-xla", "2.1.3",
-        "python.version", "3", "neuron.sdk.python", "3.8",
-        "host.instance_family", "trn1", NULL,
-    };
-    ref_eval(odd, &r, &ps, &fs);
-    assert_int_equal(r.results[0].verdict, SP_VERDICT_MISSING);
-    assert_string_equal(r.results[0].detail, "the referenced fact neuron.sdk.runtime_release is absent");
-    assert_string_equal(sp_result_explain(&r.results[0], &sb),
-                        "the referenced fact neuron.sdk.runtime_release is absent, supported <=${neuron.sdk.runtime_release}");
-    assert_int_equal(r.results[1].verdict, SP_VERDICT_INVALID);
-    assert_string_equal(r.results[1].detail, "${pip.torch-neuronx}: '2.1' has fewer than 3 release components");
-    assert_int_equal(r.results[2].verdict, SP_VERDICT_OK);
-    assert_int_equal(r.results[3].verdict, SP_VERDICT_INVALID);
-    assert_string_equal(r.results[3].detail, "'3' has fewer than 2 release components");
-    assert_int_equal(r.results[4].verdict, SP_VERDICT_MISSING);
-    assert_string_equal(r.results[4].detail, "the referenced fact neuron.sdk.instances is absent");
-    ref_free(&r, &ps, &fs);
-
-    /* a referenced value that is no version of its key's scheme */
-    static const char *const junk[] = {
-        "neuron.sdk.compiler_release", "2.16.0", "neuron.sdk.runtime_release", "mixed",
-        "pip.torch-neuronx", "2.x", "pip.torch", "2.1.2", NULL,
-    };
-    ref_eval(junk, &r, &ps, &fs);
-    assert_int_equal(r.results[0].verdict, SP_VERDICT_INVALID);
-    assert_string_equal(r.results[0].detail,
-                        "${neuron.sdk.runtime_release}: 'mixed' is not a valid dotted version: only digits and dots are allowed");
-    assert_int_equal(r.results[1].verdict, SP_VERDICT_INVALID);
-    assert_string_equal(r.results[1].detail,
-                        "${pip.torch-neuronx}: '2.x' is not a valid PEP 440 version: unexpected text after the version");
-    ref_free(&r, &ps, &fs);
-    sp_strbuf_free(&sb);
 }
 
 static void leading_components(void **state)
@@ -649,11 +383,7 @@ int main(void)
         cmocka_unit_test(nesting_bound),
         cmocka_unit_test(size_bound),
         cmocka_unit_test(folders_and_files),
-        cmocka_unit_test(evaluation),
-        cmocka_unit_test(undecidable_policy_when),
-        cmocka_unit_test(explicit_scheme),
         cmocka_unit_test(reference_load_errors),
-        cmocka_unit_test(references),
         cmocka_unit_test(leading_components),
         cmocka_unit_test(subfolders_and_catalog),
     };
