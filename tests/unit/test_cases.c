@@ -5,6 +5,8 @@
  *   tests/data/release.test   release_infer() (checks/release.h) against the
  *                             shipped catalog, policies/neuron/catalog.yaml
  *   tests/data/evaluate.test  sp_evaluate() (checks/evaluate.h) of a policy
+ *   tests/data/policy_load.test  policies sp_policy_parse() (checks/policy.h)
+ *                             refuses, with their messages
  *
  * The format, line by line (each file's head restates its part):
  *   #...              a comment; blank lines are ignored
@@ -15,6 +17,7 @@
  *                     its evidence is SOURCE
  *   | TEXT            evaluate: a line of the policy ("|" alone: an empty
  *                     line); "|= NAME" the policy of the earlier case NAME
+ *   ! MESSAGE         policy_load: the policy is refused with MESSAGE
  *   % strict          evaluate with SP_EVAL_STRICT
  *   = RULE KEY: VERDICT[, fails]   the next result row
  *   + FIELD TEXT      a field of the last row: detail, resolved, supported,
@@ -37,7 +40,7 @@
 
 #define CASE_LINE_MAX 4096             /* longest line of a case file */
 
-enum mode { MODE_RELEASE, MODE_EVALUATE };
+enum mode { MODE_RELEASE, MODE_EVALUATE, MODE_LOAD };
 
 struct tline {
     size_t no;                         /* 1-based line number */
@@ -359,13 +362,44 @@ static void run_evaluate(const struct tcase *c)
     factset_free(&fs);
 }
 
+/* ---- policies refused ---------------------------------------------------- */
+
+static void run_load(const struct tcase *c)
+{
+    struct sp_policy_set ps;
+    struct sp_strbuf sb;
+    struct sp_error e = { 0 };
+    const struct tline *want = NULL;
+    for (size_t i = c->first; i < c->end; i++) {
+        const struct tline *l = &c->file->lines[i];
+        if (strncmp(l->text, "! ", 2) == 0 && want == NULL)
+            want = l;
+        else if (!is_blank_or_comment(l) && l->text[0] != '|')
+            BAD_LINE(c, l);
+    }
+    if (want == NULL)
+        fail_msg("%s: no \"! MESSAGE\" line", c->name);
+    sp_strbuf_init(&sb, SP_POLICY_MAX_BYTES);
+    policy_text(c, &sb);
+    sp_policy_set_init(&ps);
+    if (sp_policy_parse(&ps, sp_strbuf_str(&sb), strlen(sp_strbuf_str(&sb)), "p.yaml", &e) == 0)
+        fail_msg("%s: loaded:\n%s", c->name, sp_strbuf_str(&sb));
+    if (strcmp(e.msg, want->text + 2) != 0 || e.exit_code != SP_EXIT_INPUT || ps.count != 0)
+        fail_msg("%s:%zu: refused with \"%s\" (exit %d, %zu policies), expected \"%s\" (exit %d)",
+                 c->file->path, want->no, e.msg, e.exit_code, ps.count, want->text + 2, SP_EXIT_INPUT);
+    sp_policy_set_free(&ps);
+    sp_strbuf_free(&sb);
+}
+
 static void run_case(void **state)
 {
     const struct tcase *c = *state;
     if (c->file->mode == MODE_RELEASE)
         run_release(c);
-    else
+    else if (c->file->mode == MODE_EVALUATE)
         run_evaluate(c);
+    else
+        run_load(c);
 }
 
 /* ---- main --------------------------------------------------------------- */
@@ -388,6 +422,7 @@ int main(void)
     struct tfile files[] = {
         { .path = "tests/data/release.test", .mode = MODE_RELEASE },
         { .path = "tests/data/evaluate.test", .mode = MODE_EVALUATE },
+        { .path = "tests/data/policy_load.test", .mode = MODE_LOAD },
     };
     struct sp_error e = { 0 };
     if (catalog_load("policies/neuron/catalog.yaml", &cat, &e) != 0) {
