@@ -179,7 +179,8 @@ static void check_fact(const struct tcase *c, const struct tline *l, const struc
     char key[256], kind = l->text[1] == ' ' ? '=' : l->text[1];
     const char *want = NULL;
     if (strchr("=!?@", kind) == NULL || (kind != '=' && l->text[2] != ' ') ||
-        (want = key_and_rest(l->text, kind == '=' ? 2 : 3, key, sizeof key)) == NULL)
+        (want = key_and_rest(l->text, kind == '=' ? 2 : 3, key, sizeof key)) == NULL ||
+        ((kind == '!' || kind == '?') != (*want == '\0')))
         BAD_LINE(c, l);
     const struct fact *got = factset_find(fs, key);
     if (kind == '!') {
@@ -201,16 +202,19 @@ static void run_release(const struct tcase *c)
 {
     struct factset fs;
     struct sp_error e = { 0 };
+    size_t checked = 0;
     facts_in(c, &fs);
     if (release_infer(&cat, &fs, &e) != 0)
         fail_msg("%s: release_infer: %s", c->name, e.msg);
     for (size_t i = c->first; i < c->end; i++) {
         const struct tline *l = &c->file->lines[i];
-        if (l->text[0] == '>')
+        if (l->text[0] == '>' && ++checked)
             check_fact(c, l, &fs);
         else if (!is_blank_or_comment(l) && strncmp(l->text, "< ", 2) != 0)
             BAD_LINE(c, l);
     }
+    if (checked == 0)
+        fail_msg("%s: the case expects nothing", c->name);
     factset_free(&fs);
 }
 
@@ -321,16 +325,23 @@ static void check_report(const struct tcase *c, const struct sp_report *r, struc
         fail_msg("%s: the report has %zu rows, the case lists %zu", c->name, r->count, row);
 }
 
-/* the evaluation's own lines are known shapes: fail on any other */
+/* an evaluation case's lines are of known shapes, and it expects something:
+ * fail otherwise; "% strict" into FLAGS */
 static void check_shapes(const struct tcase *c, unsigned *flags)
 {
+    size_t checked = 0;
     for (size_t i = c->first; i < c->end; i++) {
         const struct tline *l = &c->file->lines[i];
         if (strcmp(l->text, "% strict") == 0)
             *flags |= SP_EVAL_STRICT;
-        else if (!is_blank_or_comment(l) && strchr("<|=+*", l->text[0]) == NULL)
+        else if (strncmp(l->text, "= ", 2) == 0 || strncmp(l->text, "+ ", 2) == 0 ||
+                 strncmp(l->text, "* ", 2) == 0)
+            checked++;
+        else if (!is_blank_or_comment(l) && strncmp(l->text, "< ", 2) != 0 && l->text[0] != '|')
             BAD_LINE(c, l);
     }
+    if (checked == 0)
+        fail_msg("%s: the case expects nothing", c->name);
 }
 
 static void run_evaluate(const struct tcase *c)
