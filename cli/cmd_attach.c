@@ -19,7 +19,7 @@ static const struct sp_command_help attach_help = {
     "usage: stackprint attach -j|--junit RESULTS.xml [-o|--output OUT.xml] [-f|--fact KEY]...\n"
     "                         [-c|--catalog FILE|DIR] MANIFEST\n"
     "Write RESULTS.xml with the manifest's stack as properties of every <testsuite>.\n",
-    28, NULL,
+    28, NULL, SP_OPERANDS_ONE, "MANIFEST is required", "one MANIFEST only",
 };
 
 #define FACTS_MAX 256           /* --fact options */
@@ -43,11 +43,11 @@ struct attach_args {
 static int attach_parse(int argc, char **argv, struct attach_args *a)
 {
     const struct sp_option opts[] = {
-        SP_OPTION_STRING('j', "junit", "RESULTS.xml", &a->junit, "the JUnit report to read"),
+        SP_OPTION_REQUIRED('j', "junit", "RESULTS.xml", &a->junit, "the JUnit report to read"),
         SP_OPTION_STRING('o', "output", "OUT.xml", &a->out,
                          "write OUT.xml (may be RESULTS.xml itself) instead of stdout"),
-        { 'f', "fact", "KEY", "one more fact as a property (repeatable)", SP_OPT_LIST, &a->facts,
-          0, FACTS_MAX, fact_arg },
+        SP_OPTION_CHECKED('f', "fact", "KEY", SP_OPT_LIST, &a->facts, FACTS_MAX, fact_arg,
+                          "one more fact as a property (repeatable)"),
         SP_OPTION_STRING('c', "catalog", "FILE|DIR", &a->catalog,
                          "the release catalog that infers neuron.sdk.release"),
         SP_OPTION_END,
@@ -55,10 +55,6 @@ static int attach_parse(int argc, char **argv, struct attach_args *a)
     int optind, rc = sp_options_parse(&attach_help, opts, argc, argv, &optind);
     if (rc != SP_OPTIONS_GO_ON)
         return rc;
-    if (a->junit == NULL)
-        return sp_usage_error("attach", "--junit RESULTS.xml is required");
-    if (optind != argc - 1)
-        return sp_usage_error("attach", optind < argc ? "one MANIFEST only" : "MANIFEST is required");
     a->path = argv[optind];
     if (strcmp(a->path, "-") == 0 && strcmp(a->junit, "-") == 0)
         return sp_usage_error("attach", "the manifest and the report cannot both be standard input");

@@ -19,7 +19,7 @@ static const struct sp_command_help attest_help = {
     "usage: stackprint attest -j|--junit RESULTS.xml -k|--key KEY [-o|--output ENVELOPE]\n"
     "                         [-e|--envelope MANIFEST_ENVELOPE] [-u|--url URL] MANIFEST\n"
     "Sign an in-toto test-result attestation binding RESULTS.xml to MANIFEST.\n",
-    28, NULL,
+    28, NULL, SP_OPERANDS_ONE, "MANIFEST is required", "one MANIFEST only",
 };
 
 #define URL_MAX_BYTES 8192
@@ -75,8 +75,8 @@ static int attest_check(struct attest_args *a)
 static int attest_parse(int argc, char **argv, struct attest_args *a)
 {
     const struct sp_option opts[] = {
-        SP_OPTION_STRING('j', "junit", "RESULTS.xml", &a->junit, "the JUnit report attested"),
-        SP_OPTION_STRING('k', "key", "KEY", &a->keyarg, "the private key (PEM file or store URI)"),
+        SP_OPTION_REQUIRED('j', "junit", "RESULTS.xml", &a->junit, "the JUnit report attested"),
+        SP_OPTION_REQUIRED('k', "key", "KEY", &a->keyarg, "the private key (PEM file or store URI)"),
         SP_OPTION_STRING('o', "output", "ENVELOPE", &a->out,
                          "the envelope (default RESULTS.xml.intoto.json)"),
         SP_OPTION_STRING('e', "envelope", "FILE", &a->envarg,
@@ -87,12 +87,6 @@ static int attest_parse(int argc, char **argv, struct attest_args *a)
     int optind, rc = sp_options_parse(&attest_help, opts, argc, argv, &optind);
     if (rc != SP_OPTIONS_GO_ON)
         return rc;
-    if (a->junit == NULL)
-        return sp_usage_error("attest", "--junit RESULTS.xml is required");
-    if (a->keyarg == NULL)
-        return sp_usage_error("attest", "--key KEY is required");
-    if (optind != argc - 1)
-        return sp_usage_error("attest", optind < argc ? "one MANIFEST only" : "MANIFEST is required");
     a->path = argv[optind];
     return attest_check(a);
 }

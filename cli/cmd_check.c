@@ -33,6 +33,7 @@ static const struct sp_command_help check_help = {
     25,
     "exit status: 0 passed, 1 a requirement at error severity failed (with --strict,\n"
     "any), 2 usage, 4 unreadable input.\n",
+    SP_OPERANDS_ONE, "a manifest is required", "one manifest only",
 };
 
 /* The command line, parsed. */
@@ -229,8 +230,6 @@ static int check_parse(int argc, char **argv, struct check_args *a)
     int optind, rc = sp_options_parse(&check_help, opts, argc, argv, &optind);
     if (rc != SP_OPTIONS_GO_ON)
         return rc;
-    if (optind != argc - 1)
-        return sp_usage_error("check", optind >= argc ? "a manifest is required" : "one manifest only");
     a->path = argv[optind];
     if ((rc = check_combos(a)) != SP_OPTIONS_GO_ON)
         return rc;

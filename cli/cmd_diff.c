@@ -30,6 +30,7 @@ static const struct sp_command_help diff_help = {
     25,
     "exit status: 0 the same stack, 1 differences, 2 usage, 3 a signature does not\n"
     "verify, 4 unreadable or malformed input.\n",
+    SP_OPERANDS_ANY, NULL, NULL,
 };
 
 /* The command line, parsed. */
@@ -85,7 +86,7 @@ static int diff_parse(int argc, char **argv, struct diff_args *a)
         SP_OPTION_LIST('i', "ignore", "GLOB", &a->ignore, 0,
                        "leave out keys matching GLOB ('*' crosses dots); repeatable"),
         SP_OPTION_STRING('p', "pub", "KEY", &a->pubarg, "both manifests' envelopes must verify under KEY"),
-        SP_OPTION_CHECKED('e', "envelope", "FILE", SP_OPT_LIST, &a->envs, envelope_arg,
+        SP_OPTION_CHECKED('e', "envelope", "FILE", SP_OPT_LIST, &a->envs, 0, envelope_arg,
                           "with --pub, twice: OLD's envelope, then NEW's\n"
                           "(default: MANIFEST.intoto.json)"),
         SP_OPTION_STRING('c', "catalog", "PATH", &a->catarg,

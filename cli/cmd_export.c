@@ -14,7 +14,7 @@ static const struct sp_command_help export_help = {
     "export",
     "usage: stackprint export [--format cyclonedx|spdx] [-o FILE] MANIFEST\n"
     "Write MANIFEST as a bill of materials.\n",
-    23, NULL,
+    23, NULL, SP_OPERANDS_ONE, "MANIFEST is required", "one MANIFEST only",
 };
 
 /* --format: cyclonedx or spdx */
@@ -44,7 +44,7 @@ int cmd_export(int argc, char **argv)
 {
     const char *format = "cyclonedx", *out = NULL;
     const struct sp_option opts[] = {
-        SP_OPTION_CHECKED('f', "format", "FORMAT", SP_OPT_STRING, &format, format_arg,
+        SP_OPTION_CHECKED('f', "format", "FORMAT", SP_OPT_STRING, &format, 0, format_arg,
                           "cyclonedx (CycloneDX 1.6 JSON, the default) or spdx (SPDX 2.3 JSON)"),
         SP_OPTION_STRING('o', "output", "FILE", &out,
                          "write FILE atomically instead of standard output"),
@@ -53,8 +53,6 @@ int cmd_export(int argc, char **argv)
     int optind, rc = sp_options_parse(&export_help, opts, argc, argv, &optind);
     if (rc != SP_OPTIONS_GO_ON)
         return rc;
-    if (optind != argc - 1)
-        return sp_usage_error("export", optind < argc ? "one MANIFEST only" : "MANIFEST is required");
     const char *path = argv[optind];
     if (sp_same_file(out, path))
         return sp_usage_error("export", "output '%s' is the manifest; it would be overwritten", out);

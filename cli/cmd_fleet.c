@@ -31,6 +31,7 @@ static const struct sp_command_help fleet_help = {
     "exit status: 0 one stack (and every check passed), 1 drift or a failed check,\n"
     "2 usage, 3 an envelope missing or bad (--pub), 4 an unreadable or malformed file;\n"
     "the highest that applies.\n",
+    SP_OPERANDS_ANY, NULL, NULL,
 };
 
 /* One file to read, in the order the report reads them; or an error found

@@ -17,7 +17,7 @@ static const struct sp_command_help keygen_help = {
     "usage: stackprint keygen [--type ecdsa-p256|ed25519] -o PREFIX\n"
     "Make a signing key pair: PREFIX.key (private, mode 0600) and PREFIX.pub\n"
     "(public); never overwrites.\n",
-    25, NULL,
+    25, NULL, SP_OPERANDS_NONE, NULL, NULL,
 };
 
 #define PREFIX_MAX 4000   /* bytes in PREFIX; paths get ".key"/".pub" appended */
@@ -44,8 +44,6 @@ int cmd_keygen(int argc, char **argv)
     int optind, rc = sp_options_parse(&keygen_help, opts, argc, argv, &optind);
     if (rc != SP_OPTIONS_GO_ON)
         return rc;
-    if (optind < argc)
-        return sp_usage_error("keygen", "unexpected argument '%s'", argv[optind]);
     if (prefix == NULL || *prefix == '\0')
         return sp_usage_error("keygen", "-o PREFIX is required");
     if (strcmp(prefix, "-") == 0)

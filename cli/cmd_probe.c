@@ -26,7 +26,7 @@ static const struct sp_command_help probe_help = {
     "                        [--cache DIR] [--neff FILE]... [--artifacts DIR]\n"
     "                        [--format yaml|json|cyclonedx] [-o FILE [--sign KEY]]\n"
     "Fingerprint this host, a copied root or an image; write the manifest.\n",
-    29, NULL,
+    29, NULL, SP_OPERANDS_NONE, NULL, NULL,
 };
 
 /* --neff options one probe takes */
@@ -285,8 +285,6 @@ static int probe_parse(int argc, char **argv, struct probe_args *a)
     int optind, rc = sp_options_parse(&probe_help, opts, argc, argv, &optind);
     if (rc != SP_OPTIONS_GO_ON)
         return rc;
-    if (optind < argc)
-        return sp_usage_error("probe", "unexpected argument '%s'", argv[optind]);
     ctx->neff = a->neffs.v;
     ctx->nneff = a->neffs.n;
     if ((rc = probe_combos(a)) != SP_OPTIONS_GO_ON || (rc = probe_outputs(a)) != SP_OPTIONS_GO_ON)

@@ -11,7 +11,7 @@
 
 /* The row every command has last, answered by the loop itself. */
 static const struct sp_option help_row = {
-    'h', "help", NULL, "show this help", SP_OPT_FLAG, NULL, 0, 0, NULL,
+    'h', "help", NULL, "show this help", SP_OPT_FLAG, NULL, 0, 0, NULL, 0,
 };
 
 /* getopt_long's value for row I: its short letter, else 256 + I. */
@@ -123,6 +123,21 @@ static const struct sp_option *row_of(const struct sp_option *opts, size_t n, in
     return NULL;
 }
 
+/* After the loop: the required rows and the count of operands (ARGC -
+ * FIRST from FIRST).  Returns SP_OPTIONS_GO_ON or SP_EXIT_USAGE. */
+static int after_options(const struct sp_command_help *h, const struct sp_option *opts, int argc,
+                         char **argv, int first)
+{
+    for (const struct sp_option *o = opts; o->long_name; o++)
+        if (o->required && *(const char **)o->value == NULL)
+            return sp_usage_error(h->name, "--%s %s is required", o->long_name, o->argh);
+    if (h->operands == SP_OPERANDS_NONE && first < argc)
+        return sp_usage_error(h->name, "unexpected argument '%s'", argv[first]);
+    if (h->operands == SP_OPERANDS_ONE && first != argc - 1)
+        return sp_usage_error(h->name, "%s", first < argc ? h->extra : h->missing);
+    return SP_OPTIONS_GO_ON;
+}
+
 int sp_options_parse(const struct sp_command_help *h, const struct sp_option *opts, int argc,
                      char **argv, int *operands)
 {
@@ -155,6 +170,8 @@ int sp_options_parse(const struct sp_command_help *h, const struct sp_option *op
         }
     }
     *operands = optind;
+    if (rc == SP_OPTIONS_GO_ON)
+        rc = after_options(h, opts, argc, argv, optind);
     free(longs);
     free(shorts);
     return rc;

@@ -55,20 +55,31 @@ struct sp_option {
      * Returns 0, or the exit status after printing the one-line error
      * (sp_usage_error). */
     int (*call)(const struct sp_option *o, const char *arg, const char *cmd);
+    int required;               /* not given: "--NAME ARGH is required" */
 };
 
 /* The rows, one macro a kind (S the short letter or 0, L the long name,
  * A the argument's name, V the target, H the help). */
-#define SP_OPTION_STRING(S, L, A, V, H) { (S), (L), (A), (H), SP_OPT_STRING, (V), 0, 0, NULL }
-#define SP_OPTION_ONCE(S, L, A, V, H) { (S), (L), (A), (H), SP_OPT_ONCE, (V), 0, 0, NULL }
-#define SP_OPTION_FLAG(S, L, V, H) { (S), (L), NULL, (H), SP_OPT_FLAG, (V), 0, 0, NULL }
-#define SP_OPTION_BITS(S, L, V, B, H) { (S), (L), NULL, (H), SP_OPT_BITS, (V), (B), 0, NULL }
-#define SP_OPTION_LIST(S, L, A, V, MAX, H) { (S), (L), (A), (H), SP_OPT_LIST, (V), 0, (MAX), NULL }
-/* a string or a list whose every argument CALL checks first */
-#define SP_OPTION_CHECKED(S, L, A, KIND, V, CALL, H) { (S), (L), (A), (H), (KIND), (V), 0, 0, (CALL) }
+#define SP_OPTION_STRING(S, L, A, V, H) { (S), (L), (A), (H), SP_OPT_STRING, (V), 0, 0, NULL, 0 }
+#define SP_OPTION_REQUIRED(S, L, A, V, H) { (S), (L), (A), (H), SP_OPT_STRING, (V), 0, 0, NULL, 1 }
+#define SP_OPTION_ONCE(S, L, A, V, H) { (S), (L), (A), (H), SP_OPT_ONCE, (V), 0, 0, NULL, 0 }
+#define SP_OPTION_FLAG(S, L, V, H) { (S), (L), NULL, (H), SP_OPT_FLAG, (V), 0, 0, NULL, 0 }
+#define SP_OPTION_BITS(S, L, V, B, H) { (S), (L), NULL, (H), SP_OPT_BITS, (V), (B), 0, NULL, 0 }
+#define SP_OPTION_LIST(S, L, A, V, MAX, H) { (S), (L), (A), (H), SP_OPT_LIST, (V), 0, (MAX), NULL, 0 }
+/* a string or a list (of at most MAX, 0 for no limit) whose every argument
+ * CALL checks first */
+#define SP_OPTION_CHECKED(S, L, A, KIND, V, MAX, CALL, H) \
+    { (S), (L), (A), (H), (KIND), (V), 0, (MAX), (CALL), 0 }
 /* CALL alone stores the value; V is for CALL */
-#define SP_OPTION_CALL(S, L, A, V, CALL, H) { (S), (L), (A), (H), SP_OPT_CALL, (V), 0, 0, (CALL) }
-#define SP_OPTION_END { 0, NULL, NULL, NULL, SP_OPT_FLAG, NULL, 0, 0, NULL }
+#define SP_OPTION_CALL(S, L, A, V, CALL, H) { (S), (L), (A), (H), SP_OPT_CALL, (V), 0, 0, (CALL), 0 }
+#define SP_OPTION_END { 0, NULL, NULL, NULL, SP_OPT_FLAG, NULL, 0, 0, NULL, 0 }
+
+/* What a command takes after its options. */
+enum sp_operands {
+    SP_OPERANDS_NONE,           /* none: "unexpected argument 'X'" */
+    SP_OPERANDS_ONE,            /* exactly one: MISSING or EXTRA */
+    SP_OPERANDS_ANY,            /* the command counts them itself */
+};
 
 /* A command's --help around its option rows:
  *   SYNOPSIS (the "usage:" lines and what the operands are, each line
@@ -80,6 +91,9 @@ struct sp_command_help {
     const char *synopsis;
     int column;
     const char *epilogue;       /* NULL for none */
+    enum sp_operands operands;
+    const char *missing;        /* SP_OPERANDS_ONE: the error for none ("MANIFEST is required") */
+    const char *extra;          /* SP_OPERANDS_ONE: the error for more ("one MANIFEST only") */
 };
 
 /* sp_options_help: write H and OPTS's --help text to FP. */
@@ -89,12 +103,15 @@ void sp_options_help(const struct sp_command_help *h, const struct sp_option *op
  * with getopt_long(3) (GNU rules: options and operands may mix, a long
  * option may be abbreviated to a unique prefix, short options may be
  * bundled), storing each value as its row's kind says, and print --help
- * (-h) when asked.  On return *OPERANDS is the index in ARGV of the first
- * operand (ARGV is permuted so that the operands come last).
+ * (-h) when asked; then a required row not given is an error, and so is a
+ * count of operands H->operands does not allow.  On return *OPERANDS is
+ * the index in ARGV of the first operand (ARGV is permuted so that the
+ * operands come last).
  * Returns SP_OPTIONS_GO_ON when the command should go on; else the exit
  * status to return at once: SP_EXIT_OK after --help, SP_EXIT_USAGE after
  * printing "stackprint CMD: unknown option 'X'", "option 'X' needs a
- * value", or a row's own error (sp_usage_error), SP_EXIT_INPUT when out of
+ * value", "--NAME ARGH is required", an operand count's error, or a row's
+ * own error (sp_usage_error), SP_EXIT_INPUT when out of
  * memory.  On any return the lists filled so far are the caller's to free. */
 #define SP_OPTIONS_GO_ON (-1)
 int sp_options_parse(const struct sp_command_help *h, const struct sp_option *opts, int argc,
