@@ -200,8 +200,7 @@ static int probe_outputs(const struct probe_args *a)
     if (a->image && image_parse_spec(a->image, &image_file, &image_tag) != 0)
         return sp_usage_error("probe", "out of memory");
     free(image_tag);
-    if (a->sign_key && out && strlen(out) < 4096 &&
-        asprintf(&envpath, "%s" SP_ENVELOPE_SUFFIX, out) < 0)
+    if (a->sign_key && out && asprintf(&envpath, "%s" SP_ENVELOPE_SUFFIX, out) < 0)
         envpath = NULL;
     int rc = SP_OPTIONS_GO_ON;
     for (int i = 0; i < 2 && rc == SP_OPTIONS_GO_ON; i++) {
@@ -265,14 +264,15 @@ static int probe_parse(int argc, char **argv, struct probe_args *a)
                          "the digest of the image this container runs"),
         SP_OPTION_FLAG(0, "imds", &ctx->imds, "ask EC2's instance metadata service (IMDSv2)"),
         SP_OPTION_STRING(0, "imds-endpoint", "HOST:PORT", &ctx->imds_endpoint,
-                         "the metadata service to ask (default 169.254.169.254:80)"),
+                         "the metadata service to ask (default " SP_IMDS_ENDPOINT_DEFAULT ")"),
         SP_OPTION_FLAG(0, "deep", &ctx->deep, "also run the workload's interpreter once (live host only)"),
         SP_OPTION_STRING(0, "deep-timeout", "SECONDS", &a->deep_timeout,
-                         "how long it may take, 1 to 3600 (default 30)"),
+                         "how long it may take, 1 to " SP_STR(SP_DEEP_TIMEOUT_MAX)
+                         " (default " SP_STR(SP_DEEP_TIMEOUT_S_DEFAULT) ")"),
         SP_OPTION_ONCE(0, "cache", "DIR", &ctx->cache_dir,
                        "the Neuron compile cache to describe (a path inside the root)"),
         SP_OPTION_LIST(0, "neff", "FILE", &a->neffs, SP_NEFF_ARGS_MAX,
-                       "a NEFF file to record; repeatable, up to 256"),
+                       "a NEFF file to record; repeatable, up to " SP_STR(SP_NEFF_ARGS_MAX)),
         SP_OPTION_ONCE(0, "artifacts", "DIR", &ctx->artifacts, "record every *.neff file under DIR"),
         SP_OPTION_CALL('f', "format", "FORMAT", a, format_arg,
                        "yaml (default), json, or cyclonedx (a CycloneDX 1.6 BOM)"),
@@ -369,7 +369,7 @@ static int probe_run(const struct probe_args *a, const char *created)
 
 int cmd_probe(int argc, char **argv)
 {
-    struct probe_args a = { .ctx = { .imds_timeout_ms = 1000 }, .format = MANIFEST_YAML };
+    struct probe_args a = { .format = MANIFEST_YAML };
     char created[32];
     int rc = probe_parse(argc, argv, &a);
     if (rc == SP_OPTIONS_GO_ON && created_time(created, sizeof created) != 0)

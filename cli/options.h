@@ -12,6 +12,10 @@
 #define SP_DATADIR "/usr/local/share/stackprint"   /* the Makefile's DATADIR */
 #endif
 
+/* X, a macro for a number, as a string literal */
+#define SP_STR(X) SP_STR_(X)
+#define SP_STR_(X) #X
+
 /* An envelope's name: the signed file's name plus this suffix. */
 #define SP_ENVELOPE_SUFFIX ".intoto.json"
 
