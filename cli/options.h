@@ -42,7 +42,8 @@ struct sp_opt_list {
 };
 
 /* One row of a command's option table; the table ends with a row whose
- * LONG_NAME is NULL.  HELP is the row's text in --help: a '\n' in it starts
+ * LONG_NAME is NULL.  -h and --help are the loop's own (the row it adds
+ * last), never a table's.  HELP is the row's text in --help: a '\n' in it starts
  * a line indented to the command's help column. */
 struct sp_option {
     char short_name;            /* 'o' for -o, or 0 */
