@@ -7,12 +7,14 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "export/bom_statement.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 
 static const struct sp_command_help sign_help = {
     "sign",
-    "usage: stackprint sign -k|--key KEY [-o|--output ENVELOPE] MANIFEST\n"
+    "usage: stackprint sign -k|--key KEY [-o|--output ENVELOPE] [--predicate manifest|cyclonedx]\n"
+    "                       MANIFEST\n"
     "Sign MANIFEST's exact bytes into a DSSE envelope (an in-toto Statement).\n",
     25, NULL, SP_OPERANDS_ONE, "MANIFEST is required", "one MANIFEST only",
 };
@@ -20,8 +22,18 @@ static const struct sp_command_help sign_help = {
 /* The command line, parsed; ENVPATH holds the default envelope name. */
 struct sign_args {
     const char *keyarg, *out, *path;
+    int bom;            /* --predicate cyclonedx */
     char envpath[SP_PATH_MAX_BYTES + sizeof SP_ENVELOPE_SUFFIX];
 };
+
+/* --predicate: manifest or cyclonedx, into the int at O->value */
+static int predicate_arg(const struct sp_option *o, const char *arg, const char *cmd)
+{
+    if (strcmp(arg, "manifest") != 0 && strcmp(arg, "cyclonedx") != 0)
+        return sp_usage_error(cmd, "unknown predicate '%s' (manifest or cyclonedx)", arg);
+    *(int *)o->value = strcmp(arg, "cyclonedx") == 0;
+    return 0;
+}
 
 /* Parse and check ARGV into A.  Returns SP_OPTIONS_GO_ON or an exit status. */
 static int sign_parse(int argc, char **argv, struct sign_args *a)
@@ -31,6 +43,9 @@ static int sign_parse(int argc, char **argv, struct sign_args *a)
                            "the private key: a PEM file or an OpenSSL store URI"),
         SP_OPTION_STRING('o', "output", "ENVELOPE", &a->out,
                          "where to write it (default MANIFEST.intoto.json);\nnot KEY or MANIFEST"),
+        SP_OPTION_CALL(0, "predicate", "WHAT", &a->bom, predicate_arg,
+                       "the statement's predicate: manifest (the manifest as JSON,\n"
+                       "the default) or cyclonedx (its CycloneDX BOM)"),
         SP_OPTION_END,
     };
     int optind, rc = sp_options_parse(&sign_help, opts, argc, argv, &optind);
@@ -68,8 +83,8 @@ int cmd_sign(int argc, char **argv)
 
     /* the manifest is read strictly under its own path first, so that an
      * error names the file as given (the statement names it by base name) */
-    char *buf = NULL, *env = NULL;
-    size_t len = 0, envlen = 0;
+    char *buf = NULL, *env = NULL, *stmt = NULL;
+    size_t len = 0, envlen = 0, stmtlen = 0;
     EVP_PKEY *key = NULL;
     rc = SP_EXIT_OK;
     struct manifest m;
@@ -77,12 +92,15 @@ int cmd_sign(int argc, char **argv)
     if (sp_read_file(path, SP_MANIFEST_MAX_BYTES, "manifest", &buf, &len, &e) != 0 ||
         manifest_parse(buf, len, from_stdin ? "<stdin>" : path, &m, &e) != 0 ||
         sp_key_load_private(a.keyarg, &key, &e) != 0 ||
-        sp_sign_manifest(buf, len, name, key, &env, &envlen, &e) != 0 ||
+        (a.bom ? sp_bom_statement : sp_statement_build)(buf, len, name, &stmt, &stmtlen, &e) != 0 ||
+        dsse_envelope_sign(DSSE_PAYLOAD_TYPE, (const unsigned char *)stmt, stmtlen, key,
+                           &env, &envlen, &e) != 0 ||
         sp_write_output(a.out, env, envlen, &e) != 0)
         rc = sp_error_print(&e);
     manifest_free(&m);
     EVP_PKEY_free(key);
     free(buf);
+    free(stmt);
     free(env);
     return rc;
 }

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "export/bom_statement.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 #include "junit/junit.h"
@@ -17,8 +18,9 @@ static const struct sp_command_help verify_help = {
     "verify",
     "usage: stackprint verify -p|--pub PUB [-e|--envelope FILE] MANIFEST\n"
     "       stackprint verify -p|--pub PUB [-e|--envelope FILE] [-m|--manifest M] RESULTS.xml\n"
-    "Verify MANIFEST's DSSE envelope, or the test-result attestation of a JUnit report\n"
-    "(stackprint attest), with the public key PUB; exit 3 when it fails.\n",
+    "Verify MANIFEST's DSSE envelope (its predicate the manifest or its CycloneDX BOM),\n"
+    "or the test-result attestation of a JUnit report (stackprint attest), with the\n"
+    "public key PUB; exit 3 when it fails.\n",
     25, NULL, SP_OPERANDS_ONE, "MANIFEST is required", "one MANIFEST only",
 };
 
@@ -82,6 +84,7 @@ static int verify_run(const struct verify_args *a, const char *man, size_t manle
 {
     const char *envarg = a->envarg, *config = a->config;
     const char *envshown = strcmp(envarg, "-") == 0 ? "<stdin>" : envarg;
+    const char *manshown = strcmp(a->path, "-") == 0 ? "<stdin>" : a->path;
     char *env = NULL, *cfg = NULL, hex[65];
     size_t envlen = 0, cfglen = 0;
     EVP_PKEY *pub = NULL;
@@ -90,10 +93,11 @@ static int verify_run(const struct verify_args *a, const char *man, size_t manle
     int rc = SP_EXIT_OK;
     if (sp_key_load_public(a->pubarg, &pub, &e) != 0 ||
         sp_read_file(envarg, SP_ENVELOPE_MAX_BYTES, "envelope", &env, &envlen, &e) != 0 ||
-        sp_verify_statement(env, envlen, envshown, man, manlen,
-                            strcmp(a->path, "-") == 0 ? "<stdin>" : a->path,
-                            report ? SP_TESTRESULT_PREDICATE_TYPE : SP_PREDICATE_TYPE,
-                            pub, &v, &e) != 0 ||
+        (!report && sp_bom_envelope_claims(env, envlen)
+             ? sp_bom_verify(env, envlen, envshown, man, manlen, manshown, pub, &v, &e)
+             : sp_verify_statement(env, envlen, envshown, man, manlen, manshown,
+                                   report ? SP_TESTRESULT_PREDICATE_TYPE : SP_PREDICATE_TYPE,
+                                   pub, &v, &e)) != 0 ||
         (config && sp_read_file(config, SP_MANIFEST_MAX_BYTES, "manifest", &cfg, &cfglen, &e) != 0)) {
         rc = sp_error_print(&e);
     } else if (config && (sp_sha256_hex(cfg, cfglen, hex) != 0 ||
