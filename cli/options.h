@@ -42,9 +42,10 @@ struct sp_opt_list {
 };
 
 /* One row of a command's option table; the table ends with a row whose
- * LONG_NAME is NULL.  -h and --help are the loop's own (the row it adds
- * last), never a table's.  HELP is the row's text in --help: a '\n' in it starts
- * a line indented to the command's help column. */
+ * LONG_NAME is NULL (SP_OPTION_END).  -h and --help are the loop's own
+ * (the row it adds last), never a table's.  HELP is the row's text in
+ * --help: a '\n' in it starts a line indented to the command's help
+ * column. */
 struct sp_option {
     char short_name;            /* 'o' for -o, or 0 */
     const char *long_name;      /* "output" for --output */
@@ -101,7 +102,8 @@ struct sp_command_help {
     const char *extra;          /* SP_OPERANDS_ONE: the error for more ("one MANIFEST only") */
 };
 
-/* sp_options_help: write H and OPTS's --help text to FP. */
+/* sp_options_help: write the --help text of H and its table OPTS to FP
+ * (laid out as above; the caller checks FP's errors). */
 void sp_options_help(const struct sp_command_help *h, const struct sp_option *opts, FILE *fp);
 
 /* sp_options_parse: parse ARGV (ARGV[0] the command's name) against OPTS
