@@ -151,12 +151,14 @@ uninstall:
 clean:
 	rm -rf build build-san build-*
 
-# check's default policy folder is DATADIR's, compiled in; the stamp holds
-# the DATADIR it was built with, so a changed PREFIX rebuilds it
+# check's default policy folder and diff's default catalog are DATADIR's,
+# compiled in; the stamp holds the DATADIR it was built with, so a changed
+# PREFIX rebuilds them
 $(BUILD)/datadir.stamp: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
 $(BUILD)/obj/cli/cmd_check.o: $(BUILD)/datadir.stamp
+$(BUILD)/obj/cli/cmd_diff.o: $(BUILD)/datadir.stamp
 $(BUILD)/obj/cli/cmd_check.o: ALL_CFLAGS += -DSP_DATADIR='"$(DATADIR)"'
 .PHONY: FORCE
 FORCE:

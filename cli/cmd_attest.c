@@ -2,32 +2,26 @@
  * attestation binding a JUnit report to the manifest of the stack it ran on
  * (stackprint-attest(1)).  The envelope is written atomically; the report,
  * the manifest and its envelope are only read. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "junit/junit.h"
 #include "junit/testresult.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 
-static const char attest_usage[] =
+static const struct sp_command_help attest_help = {
+    "attest",
     "usage: stackprint attest -j|--junit RESULTS.xml -k|--key KEY [-o|--output ENVELOPE]\n"
     "                         [-e|--envelope MANIFEST_ENVELOPE] [-u|--url URL] MANIFEST\n"
-    "Sign an in-toto test-result attestation binding RESULTS.xml to MANIFEST.\n"
-    "options:\n"
-    "  -j, --junit RESULTS.xml   the JUnit report attested\n"
-    "  -k, --key KEY             the private key (PEM file or store URI)\n"
-    "  -o, --output ENVELOPE     the envelope (default RESULTS.xml.intoto.json)\n"
-    "  -e, --envelope FILE       the manifest's envelope (default MANIFEST.intoto.json, when it exists)\n"
-    "  -u, --url URL             the report's location, recorded in the statement\n"
-    "  -h, --help                show this help\n";
+    "Sign an in-toto test-result attestation binding RESULTS.xml to MANIFEST.\n",
+    28, NULL, SP_OPERANDS_ONE, "MANIFEST is required", "one MANIFEST only",
+};
 
-#define ENVELOPE_SUFFIX ".intoto.json"
-#define PATH_MAX_BYTES 4000     /* bytes in a path an output name is made from */
 #define URL_MAX_BYTES 8192
 
 static const char *base_name(const char *path)
@@ -36,70 +30,72 @@ static const char *base_name(const char *path)
     return strcmp(path, "-") == 0 ? "stdin" : slash ? slash + 1 : path;
 }
 
-int cmd_attest(int argc, char **argv)
-{
-    static const struct option opts[] = {
-        { "junit", required_argument, NULL, 'j' },
-        { "key", required_argument, NULL, 'k' },
-        { "output", required_argument, NULL, 'o' },
-        { "envelope", required_argument, NULL, 'e' },
-        { "url", required_argument, NULL, 'u' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    const char *junit = NULL, *keyarg = NULL, *out = NULL, *envarg = NULL, *url = NULL;
-    int c;
+/* The command line, parsed; OUTPATH and MANENV hold the default names. */
+struct attest_args {
+    const char *junit, *keyarg, *out, *envarg, *url, *path;
+    char outpath[SP_PATH_MAX_BYTES + sizeof SP_ENVELOPE_SUFFIX];
+    char manenv[SP_PATH_MAX_BYTES + sizeof SP_ENVELOPE_SUFFIX];
+};
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":j:k:o:e:u:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'j': junit = optarg; break;
-        case 'k': keyarg = optarg; break;
-        case 'o': out = optarg; break;
-        case 'e': envarg = optarg; break;
-        case 'u': url = optarg; break;
-        case 'h': fputs(attest_usage, stdout); return SP_EXIT_OK;
-        case ':': return sp_usage_error("attest", "option '%s' needs a value", argv[optind - 1]);
-        default: return sp_usage_error("attest", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (junit == NULL)
-        return sp_usage_error("attest", "--junit RESULTS.xml is required");
-    if (keyarg == NULL)
-        return sp_usage_error("attest", "--key KEY is required");
-    if (optind != argc - 1)
-        return sp_usage_error("attest", optind < argc ? "one MANIFEST only" : "MANIFEST is required");
-    const char *path = argv[optind];
+/* The operands and option values of A, checked; the default names filled
+ * in.  Returns SP_OPTIONS_GO_ON or an exit status. */
+static int attest_check(struct attest_args *a)
+{
+    const char *junit = a->junit, *path = a->path, *url = a->url;
     if (strcmp(path, "-") == 0 && strcmp(junit, "-") == 0)
         return sp_usage_error("attest", "the manifest and the report cannot both be standard input");
     if (url && (url[0] == '\0' || strlen(url) > URL_MAX_BYTES))
         return sp_usage_error("attest", "--url needs a URL of 1 to %d bytes", URL_MAX_BYTES);
-    if (out == NULL && strcmp(junit, "-") == 0)
+    if (a->out == NULL && strcmp(junit, "-") == 0)
         return sp_usage_error("attest", "a report from standard input needs -o ENVELOPE");
-    if (strlen(junit) > PATH_MAX_BYTES || strlen(path) > PATH_MAX_BYTES)
-        return sp_usage_error("attest", "path longer than %d bytes", PATH_MAX_BYTES);
-    char outpath[PATH_MAX_BYTES + sizeof ENVELOPE_SUFFIX];
-    if (out == NULL) {
-        snprintf(outpath, sizeof outpath, "%s" ENVELOPE_SUFFIX, junit);
-        out = outpath;
+    if (strlen(junit) > SP_PATH_MAX_BYTES || strlen(path) > SP_PATH_MAX_BYTES)
+        return sp_usage_error("attest", "path longer than %d bytes", SP_PATH_MAX_BYTES);
+    if (a->out == NULL) {
+        snprintf(a->outpath, sizeof a->outpath, "%s" SP_ENVELOPE_SUFFIX, junit);
+        a->out = a->outpath;
     }
     /* the manifest's envelope: named, or the default one when it exists */
-    char manenv[PATH_MAX_BYTES + sizeof ENVELOPE_SUFFIX];
     struct stat st;
-    if (envarg == NULL && strcmp(path, "-") != 0) {
-        snprintf(manenv, sizeof manenv, "%s" ENVELOPE_SUFFIX, path);
-        if (stat(manenv, &st) == 0 && S_ISREG(st.st_mode))
-            envarg = manenv;
+    if (a->envarg == NULL && strcmp(path, "-") != 0) {
+        snprintf(a->manenv, sizeof a->manenv, "%s" SP_ENVELOPE_SUFFIX, path);
+        if (stat(a->manenv, &st) == 0 && S_ISREG(st.st_mode))
+            a->envarg = a->manenv;
     }
     /* the attestation must not replace an input */
-    const char *inputs[] = { keyarg, path, junit, envarg };
+    const char *inputs[] = { a->keyarg, path, junit, a->envarg };
     const char *what[] = { "the key file", "the manifest", "the report", "the manifest's envelope" };
     for (size_t i = 0; i < 4; i++)
-        if (sp_same_file(out, inputs[i]))
-            return sp_usage_error("attest", "output '%s' is %s; it would be overwritten", out,
+        if (sp_same_file(a->out, inputs[i]))
+            return sp_usage_error("attest", "output '%s' is %s; it would be overwritten", a->out,
                                   what[i]);
+    return SP_OPTIONS_GO_ON;
+}
 
+/* Parse ARGV into A.  Returns SP_OPTIONS_GO_ON or an exit status. */
+static int attest_parse(int argc, char **argv, struct attest_args *a)
+{
+    const struct sp_option opts[] = {
+        SP_OPTION_REQUIRED('j', "junit", "RESULTS.xml", &a->junit, "the JUnit report attested"),
+        SP_OPTION_REQUIRED('k', "key", "KEY", &a->keyarg, "the private key (PEM file or store URI)"),
+        SP_OPTION_STRING('o', "output", "ENVELOPE", &a->out,
+                         "the envelope (default RESULTS.xml.intoto.json)"),
+        SP_OPTION_STRING('e', "envelope", "FILE", &a->envarg,
+                         "the manifest's envelope (default MANIFEST.intoto.json, when it exists)"),
+        SP_OPTION_STRING('u', "url", "URL", &a->url, "the report's location, recorded in the statement"),
+        SP_OPTION_END,
+    };
+    int optind, rc = sp_options_parse(&attest_help, opts, argc, argv, &optind);
+    if (rc != SP_OPTIONS_GO_ON)
+        return rc;
+    a->path = argv[optind];
+    return attest_check(a);
+}
+
+/* Read the inputs, sign the statement, write the envelope. */
+static int attest_run(const struct attest_args *a)
+{
+    const char *junit = a->junit, *keyarg = a->keyarg, *out = a->out, *envarg = a->envarg;
+    const char *url = a->url, *path = a->path;
     struct sp_error e = { 0 };
     struct manifest m;
     struct junit_summary sum = { 0 };
@@ -140,4 +136,11 @@ done:
     free(stmt);
     free(res);
     return rc;
+}
+
+int cmd_attest(int argc, char **argv)
+{
+    struct attest_args a = { 0 };
+    int rc = attest_parse(argc, argv, &a);
+    return rc == SP_OPTIONS_GO_ON ? attest_run(&a) : rc;
 }

@@ -4,7 +4,6 @@
  * inference checks/release.c (through sp_eval_facts), the rendering
  * checks/diff_report.c, signatures manifest/dsse.c; this file parses
  * options, reads the inputs and picks the exit status. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,34 +14,101 @@
 #include "checks/evaluate.h"
 #include "checks/policy.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 
-#ifndef SP_DATADIR
-#define SP_DATADIR "/usr/local/share/stackprint"
-#endif
 /* the catalog `make install` puts in place, read when --catalog is not given */
 #define DEFAULT_CATALOG SP_DATADIR "/policies/neuron/catalog.yaml"
-#define ENVELOPE_SUFFIX ".intoto.json"
 
-static const char diff_usage[] =
+static const struct sp_command_help diff_help = {
+    "diff",
     "usage: stackprint diff [--format text|json|markdown] [--all] [--ignore GLOB]...\n"
     "                       [--pub KEY [--envelope OLD_ENV --envelope NEW_ENV]]\n"
     "                       [--catalog FILE|DIR] [-o FILE] OLD NEW\n"
-    "OLD and NEW are YAML or JSON manifests (one may be '-' for stdin).\n"
-    "options:\n"
-    "  -f, --format FORMAT    text (default), json or markdown\n"
-    "  -a, --all              report volatile keys and created too\n"
-    "  -i, --ignore GLOB      leave out keys matching GLOB ('*' crosses dots); repeatable\n"
-    "  -p, --pub KEY          both manifests' envelopes must verify under KEY\n"
-    "  -e, --envelope FILE    with --pub, twice: OLD's envelope, then NEW's\n"
-    "                         (default: MANIFEST.intoto.json)\n"
-    "  -c, --catalog PATH     the release catalog (file or policy folder) for the SDK\n"
-    "                         release line; default: the installed one\n"
-    "  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
-    "  -h, --help             show this help\n"
+    "OLD and NEW are YAML or JSON manifests (one may be '-' for stdin).\n",
+    25,
     "exit status: 0 the same stack, 1 differences, 2 usage, 3 a signature does not\n"
-    "verify, 4 unreadable or malformed input.\n";
+    "verify, 4 unreadable or malformed input.\n",
+    SP_OPERANDS_ANY, NULL, NULL,
+};
+
+/* The command line, parsed. */
+struct diff_args {
+    struct sp_opt_list ignore, envs;
+    const char *pubarg, *catarg, *out;
+    const char *paths[2];
+    enum sp_diff_format format;
+    unsigned flags;             /* SP_COMPARE_ALL */
+};
+
+/* --format: text, json or markdown, into the enum sp_diff_format at O->value */
+static int format_arg(const struct sp_option *o, const char *arg, const char *cmd)
+{
+    if (sp_diff_format_by_name(arg, o->value) != 0)
+        return sp_usage_error(cmd, "unknown format '%s' (text, json or markdown)", arg);
+    return 0;
+}
+
+/* --envelope: twice at most */
+static int envelope_arg(const struct sp_option *o, const char *arg, const char *cmd)
+{
+    (void)arg;
+    if (((const struct sp_opt_list *)o->value)->n == 2)
+        return sp_usage_error(cmd, "--envelope twice at most: OLD's, then NEW's");
+    return 0;
+}
+
+/* The operands of A, checked: the usage error, or NULL. */
+static const char *operands_error(const struct diff_args *a, int n, char **operands)
+{
+    if (n != 2)
+        return n < 2 ? "OLD and NEW manifests are required" : "two manifests only: OLD NEW";
+    int stdin0 = strcmp(operands[0], "-") == 0, stdin1 = strcmp(operands[1], "-") == 0;
+    if (stdin0 && stdin1)
+        return "OLD and NEW cannot both be standard input";
+    if (a->envs.n && a->pubarg == NULL)
+        return "--envelope needs --pub";
+    if (a->envs.n == 1)
+        return "--envelope is given for both manifests: OLD's, then NEW's";
+    if (a->pubarg && a->envs.n == 0 && (stdin0 || stdin1))
+        return "a manifest from standard input needs --envelope for both";
+    return NULL;
+}
+
+/* Parse and check ARGV into A.  Returns SP_OPTIONS_GO_ON or an exit status. */
+static int diff_parse(int argc, char **argv, struct diff_args *a)
+{
+    const struct sp_option opts[] = {
+        SP_OPTION_CALL('f', "format", "FORMAT", &a->format, format_arg,
+                       "text (default), json or markdown"),
+        SP_OPTION_BITS('a', "all", &a->flags, SP_COMPARE_ALL, "report volatile keys and created too"),
+        SP_OPTION_LIST('i', "ignore", "GLOB", &a->ignore, 0,
+                       "leave out keys matching GLOB ('*' crosses dots); repeatable"),
+        SP_OPTION_STRING('p', "pub", "KEY", &a->pubarg, "both manifests' envelopes must verify under KEY"),
+        SP_OPTION_CHECKED('e', "envelope", "FILE", SP_OPT_LIST, &a->envs, 0, envelope_arg,
+                          "with --pub, twice: OLD's envelope, then NEW's\n"
+                          "(default: MANIFEST.intoto.json)"),
+        SP_OPTION_STRING('c', "catalog", "PATH", &a->catarg,
+                         "the release catalog (file or policy folder) for the SDK\n"
+                         "release line; default: the installed one"),
+        SP_OPTION_STRING('o', "output", "FILE", &a->out,
+                         "write the report to FILE (atomically), not stdout"),
+        SP_OPTION_END,
+    };
+    int optind, rc = sp_options_parse(&diff_help, opts, argc, argv, &optind);
+    if (rc != SP_OPTIONS_GO_ON)
+        return rc;
+    const char *usage = operands_error(a, argc - optind, argv + optind);
+    if (usage)
+        return sp_usage_error("diff", "%s", usage);
+    a->paths[0] = argv[optind];
+    a->paths[1] = argv[optind + 1];
+    for (int i = 0; i < 2; i++)
+        if (sp_same_file(a->out, a->paths[i]) || (a->envs.n && sp_same_file(a->out, a->envs.v[i])))
+            return sp_usage_error("diff", "output '%s' is an input; it would be overwritten", a->out);
+    return SP_OPTIONS_GO_ON;
+}
 
 /* One side: read PATH (verifying its envelope under PUB when PUB is set),
  * then parse it.  Returns 0 or -1 with E set. */
@@ -68,169 +134,105 @@ static int load_side(const char *path, const char *envpath, EVP_PKEY *pub,
     return rc;
 }
 
-int cmd_diff(int argc, char **argv)
-{
-    static const struct option opts[] = {
-        { "format", required_argument, NULL, 'f' },
-        { "all", no_argument, NULL, 'a' },
-        { "ignore", required_argument, NULL, 'i' },
-        { "pub", required_argument, NULL, 'p' },
-        { "envelope", required_argument, NULL, 'e' },
-        { "catalog", required_argument, NULL, 'c' },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    const char **ignore = calloc((size_t)argc + 1, sizeof *ignore);
-    const char *envs[2] = { NULL, NULL };
-    size_t nenvs = 0;
-    const char *pubarg = NULL, *catarg = NULL, *out = NULL;
-    enum sp_diff_format format = SP_DIFF_TEXT;
-    struct sp_compare_opts co = { 0 };
-    int c, rc;
-
-    if (ignore == NULL) {
-        fprintf(stderr, "stackprint: diff: out of memory\n");
-        return SP_EXIT_INPUT;
-    }
-    co.ignore = ignore;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:ai:p:e:c:o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            if (sp_diff_format_by_name(optarg, &format) != 0) {
-                free(ignore);
-                return sp_usage_error("diff", "unknown format '%s' (text, json or markdown)", optarg);
-            }
-            break;
-        case 'a': co.flags |= SP_COMPARE_ALL; break;
-        case 'i': ignore[co.nignore++] = optarg; break;
-        case 'p': pubarg = optarg; break;
-        case 'e':
-            if (nenvs == 2) {
-                free(ignore);
-                return sp_usage_error("diff", "--envelope twice at most: OLD's, then NEW's");
-            }
-            envs[nenvs++] = optarg;
-            break;
-        case 'c': catarg = optarg; break;
-        case 'o': out = optarg; break;
-        case 'h': free(ignore); fputs(diff_usage, stdout); return SP_EXIT_OK;
-        case ':': free(ignore); return sp_usage_error("diff", "option '%s' needs a value", argv[optind - 1]);
-        default: free(ignore); return sp_usage_error("diff", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    const char *usage = NULL;
-    if (argc - optind != 2)
-        usage = argc - optind < 2 ? "OLD and NEW manifests are required" : "two manifests only: OLD NEW";
-    else if (strcmp(argv[optind], "-") == 0 && strcmp(argv[optind + 1], "-") == 0)
-        usage = "OLD and NEW cannot both be standard input";
-    else if (nenvs && pubarg == NULL)
-        usage = "--envelope needs --pub";
-    else if (nenvs == 1)
-        usage = "--envelope is given for both manifests: OLD's, then NEW's";
-    else if (pubarg && nenvs == 0 && (strcmp(argv[optind], "-") == 0 || strcmp(argv[optind + 1], "-") == 0))
-        usage = "a manifest from standard input needs --envelope for both";
-    if (usage) {
-        free(ignore);
-        return sp_usage_error("diff", "%s", usage);
-    }
-    const char *paths[2] = { argv[optind], argv[optind + 1] };
-    for (int i = 0; i < 2; i++)
-        if (sp_same_file(out, paths[i]) || (nenvs && sp_same_file(out, envs[i]))) {
-            rc = sp_usage_error("diff", "output '%s' is an input; it would be overwritten", out);
-            free(ignore);
-            return rc;
-        }
-
+/* What the run holds, freed by diff_free. */
+struct diff_run {
     struct manifest m[2];
-    struct sp_policy_set ps;
-    struct sp_diff d;
-    struct sp_error e = { 0 };
-    EVP_PKEY *pub = NULL;
-    char *envpath[2] = { NULL, NULL }, *buf = NULL, *shown[2] = { NULL, NULL };
     struct factset derived[2];     /* each side's facts plus the catalog's (release.h) */
-    size_t len = 0;
-    manifest_init(&m[0]);
-    manifest_init(&m[1]);
-    factset_init(&derived[0]);
-    factset_init(&derived[1]);
-    sp_policy_set_init(&ps);
-    sp_diff_init(&d);
-    rc = SP_EXIT_INPUT;
-    if (pubarg && sp_key_load_public(pubarg, &pub, &e) != 0) {
-        rc = sp_error_print(&e);
-        goto done;
-    }
+    struct sp_policy_set ps;
+    EVP_PKEY *pub;
+    char *envpath[2], *shown[2];
+};
+
+/* Read both sides (verifying them under --pub) and the release catalog;
+ * derive each side's facts.  Returns 0 or -1 with E set. */
+static int diff_load(const struct diff_args *a, struct diff_run *r, struct sp_error *e)
+{
+    if (a->pubarg && sp_key_load_public(a->pubarg, &r->pub, e) != 0)
+        return -1;
     for (int i = 0; i < 2; i++) {
-        if (pub && nenvs == 0) {
-            size_t n = strlen(paths[i]) + sizeof ENVELOPE_SUFFIX;
-            if ((envpath[i] = malloc(n)) == NULL) {
-                rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "diff: out of memory" });
-                goto done;
-            }
-            snprintf(envpath[i], n, "%s" ENVELOPE_SUFFIX, paths[i]);
+        if (r->pub && a->envs.n == 0 &&
+            asprintf(&r->envpath[i], "%s" SP_ENVELOPE_SUFFIX, a->paths[i]) < 0) {
+            r->envpath[i] = NULL;
+            return sp_fail(e, SP_EXIT_INPUT, "diff: out of memory");
         }
-        if (load_side(paths[i], envpath[i] ? envpath[i] : envs[i], pub, &m[i], &e) != 0) {
-            rc = sp_error_print(&e);
-            goto done;
-        }
+        if (load_side(a->paths[i], r->envpath[i] ? r->envpath[i] : a->envs.v ? a->envs.v[i] : NULL,
+                      r->pub, &r->m[i], e) != 0)
+            return -1;
     }
     /* the release catalog: --catalog, else the installed one if present */
+    const char *catarg = a->catarg;
     if (catarg == NULL && access(DEFAULT_CATALOG, R_OK) == 0)
         catarg = DEFAULT_CATALOG;
-    if (catarg && sp_policy_load(&ps, catarg, &e) != 0) {
-        rc = sp_error_print(&e);
-        goto done;
-    }
-    if (catarg && ps.catalog == NULL) {
-        sp_fail(&e, SP_EXIT_INPUT, "%s: no release catalog in it", catarg);
-        rc = sp_error_print(&e);
-        goto done;
-    }
+    if (catarg && sp_policy_load(&r->ps, catarg, e) != 0)
+        return -1;
+    if (catarg && r->ps.catalog == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: no release catalog in it", catarg);
     for (int i = 0; i < 2; i++)
-        if (ps.catalog && sp_eval_facts(&ps, &m[i].facts, &derived[i], &e) != 0) {
-            factset_init(&derived[i]);      /* freed by sp_eval_facts */
-            rc = sp_error_print(&e);
-            goto done;
+        if (r->ps.catalog && sp_eval_facts(&r->ps, &r->m[i].facts, &r->derived[i], e) != 0) {
+            factset_init(&r->derived[i]);      /* freed by sp_eval_facts */
+            return -1;
         }
-    co.old_created = m[0].created;
-    co.new_created = m[1].created;
-    if (sp_compare(&m[0].facts, &m[1].facts, &co, &d, &e) != 0) {
-        rc = sp_error_print(&e);
-        goto done;
-    }
+    return 0;
+}
+
+/* Compare the sides, render the report, write it.  Returns the exit
+ * status: differences or none; or -1 with E set. */
+static int diff_report(const struct diff_args *a, struct diff_run *r, struct sp_error *e)
+{
+    struct sp_compare_opts co = { .ignore = a->ignore.v, .nignore = a->ignore.n, .flags = a->flags,
+                                  .old_created = r->m[0].created, .new_created = r->m[1].created };
+    struct sp_diff d;
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = -1;
+    sp_diff_init(&d);
     for (int i = 0; i < 2; i++)
-        if ((shown[i] = sp_utf8_sanitize(paths[i], strlen(paths[i]))) == NULL) {
-            rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "diff: out of memory" });
-            goto done;
+        if ((r->shown[i] = sp_utf8_sanitize(a->paths[i], strlen(a->paths[i]))) == NULL) {
+            sp_fail(e, SP_EXIT_INPUT, "diff: out of memory");
+            goto out;
         }
-    struct sp_diff_meta meta = { .inferred = ps.catalog != NULL };
+    struct sp_diff_meta meta = { .inferred = r->ps.catalog != NULL };
     struct sp_diff_side *sides[2] = { &meta.old_side, &meta.new_side };
     for (int i = 0; i < 2; i++)
         *sides[i] = (struct sp_diff_side){
-            .manifest = shown[i], .subject = m[i].subject,
-            .stack_id = m[i].stack_id[0] ? m[i].stack_id : NULL,
-            .sdk_release = factset_get(&derived[i], "neuron.sdk.release"),
+            .manifest = r->shown[i], .subject = r->m[i].subject,
+            .stack_id = r->m[i].stack_id[0] ? r->m[i].stack_id : NULL,
+            .sdk_release = factset_get(&r->derived[i], "neuron.sdk.release"),
         };
-    if (sp_diff_render(&d, &meta, format, &buf, &len, &e) != 0 ||
-        sp_write_output(out, buf, len, &e) != 0) {
-        rc = sp_error_print(&e);
-        goto done;
-    }
-    rc = d.count ? SP_EXIT_FAIL : SP_EXIT_OK;
-done:
+    if (sp_compare(&r->m[0].facts, &r->m[1].facts, &co, &d, e) == 0 &&
+        sp_diff_render(&d, &meta, a->format, &buf, &len, e) == 0 &&
+        sp_write_output(a->out, buf, len, e) == 0)
+        rc = d.count ? SP_EXIT_FAIL : SP_EXIT_OK;
+out:
     free(buf);
-    for (int i = 0; i < 2; i++) {
-        free(envpath[i]);
-        free(shown[i]);
-        manifest_free(&m[i]);
-        factset_free(&derived[i]);
-    }
-    EVP_PKEY_free(pub);
     sp_diff_free(&d);
-    sp_policy_set_free(&ps);
-    free(ignore);
+    return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    struct diff_args a = { .format = SP_DIFF_TEXT };
+    struct diff_run r = { 0 };
+    struct sp_error e = { 0 };
+    int rc = diff_parse(argc, argv, &a);
+    if (rc == SP_OPTIONS_GO_ON) {
+        for (int i = 0; i < 2; i++) {
+            manifest_init(&r.m[i]);
+            factset_init(&r.derived[i]);
+        }
+        sp_policy_set_init(&r.ps);
+        if (diff_load(&a, &r, &e) != 0 || (rc = diff_report(&a, &r, &e)) < 0)
+            rc = sp_error_print(&e);
+        for (int i = 0; i < 2; i++) {
+            free(r.envpath[i]);
+            free(r.shown[i]);
+            manifest_free(&r.m[i]);
+            factset_free(&r.derived[i]);
+        }
+        EVP_PKEY_free(r.pub);
+        sp_policy_set_free(&r.ps);
+    }
+    free(a.ignore.v);
+    free(a.envs.v);
     return rc;
 }

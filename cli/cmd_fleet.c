@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,27 +17,22 @@
 #include "checks/fleet.h"
 #include "checks/policy.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 
-static const char fleet_usage[] =
+static const struct sp_command_help fleet_help = {
+    "fleet",
     "usage: stackprint fleet [--format text|json|junit] [--pub PUB] [--policy FILE|DIR ...]\n"
     "                        [--strict] [--keep-going] [-o FILE] MANIFEST...|DIR...\n"
     "A DIR contributes its *.json, *.yaml and *.yml files (not *.intoto.json, not\n"
-    "hidden ones, not its sub-folders).\n"
-    "options:\n"
-    "  -f, --format FORMAT    text (default), json or junit\n"
-    "  -p, --pub PUB          every manifest's envelope MANIFEST.intoto.json must verify\n"
-    "      --policy FILE|DIR  check each distinct stack once; repeatable\n"
-    "  -s, --strict           with --policy: warnings fail the check too\n"
-    "  -k, --keep-going       report unreadable files and go on\n"
-    "  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
-    "  -h, --help             show this help\n"
+    "hidden ones, not its sub-folders).\n",
+    25,
     "exit status: 0 one stack (and every check passed), 1 drift or a failed check,\n"
     "2 usage, 3 an envelope missing or bad (--pub), 4 an unreadable or malformed file;\n"
-    "the highest that applies.\n";
-
-#define ENVELOPE_SUFFIX ".intoto.json"
+    "the highest that applies.\n",
+    SP_OPERANDS_ANY, NULL, NULL,
+};
 
 /* One file to read, in the order the report reads them; or an error found
  * while listing a folder, reported in its place. */
@@ -86,7 +80,7 @@ static int ends_with(const char *s, const char *suffix)
 /* A file of a DIR that fleet reads. */
 static int manifest_name(const char *name)
 {
-    if (name[0] == '.' || ends_with(name, ENVELOPE_SUFFIX))
+    if (name[0] == '.' || ends_with(name, SP_ENVELOPE_SUFFIX))
         return 0;
     return ends_with(name, ".json") || ends_with(name, ".yaml") || ends_with(name, ".yml");
 }
@@ -111,13 +105,13 @@ static int verify(struct run *r, const char *path, const char *man, size_t manle
                   struct sp_error *e)
 {
     size_t pl = strlen(path), envlen = 0;
-    char *envpath = malloc(pl + sizeof ENVELOPE_SUFFIX), *env = NULL;
+    char *envpath = malloc(pl + sizeof SP_ENVELOPE_SUFFIX), *env = NULL;
     struct sp_verified v = { 0 };
     int rc = -1;
     if (envpath == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", path);
     memcpy(envpath, path, pl);
-    memcpy(envpath + pl, ENVELOPE_SUFFIX, sizeof ENVELOPE_SUFFIX);
+    memcpy(envpath + pl, SP_ENVELOPE_SUFFIX, sizeof SP_ENVELOPE_SUFFIX);
     if (sp_read_file(envpath, SP_ENVELOPE_MAX_BYTES, "envelope", &env, &envlen, e) != 0) {
         /* a missing or unreadable envelope is a verification failure here */
         e->exit_code = SP_EXIT_VERIFY;
@@ -281,7 +275,7 @@ static int list_dir(struct run *r, const char *dir)
     while ((errno = 0, de = readdir(d)) != NULL) {
         /* envelopes belong next to their manifests: not worth a note */
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-            ends_with(de->d_name, ENVELOPE_SUFFIX))
+            ends_with(de->d_name, SP_ENVELOPE_SUFFIX))
             continue;
         struct stat st;
         int is_dir = de->d_type == DT_DIR ||
@@ -335,129 +329,131 @@ static int list_dir(struct run *r, const char *dir)
     return rc;
 }
 
-int cmd_fleet(int argc, char **argv)
+/* The command line, parsed. */
+struct fleet_args {
+    struct sp_opt_list policies;
+    const char *out, *pubarg;
+    enum sp_fleet_format format;
+    unsigned flags;             /* SP_EVAL_STRICT */
+    int keep_going;
+    char **inputs;              /* the operands, NINPUTS of them */
+    int ninputs;
+};
+
+/* --format: text, json or junit, into the enum sp_fleet_format at O->value */
+static int format_arg(const struct sp_option *o, const char *arg, const char *cmd)
 {
-    static const struct option opts[] = {
-        { "format", required_argument, NULL, 'f' },
-        { "pub", required_argument, NULL, 'p' },
-        { "policy", required_argument, NULL, 'P' },
-        { "strict", no_argument, NULL, 's' },
-        { "keep-going", no_argument, NULL, 'k' },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    if (sp_fleet_format_by_name(arg, o->value) != 0)
+        return sp_usage_error(cmd, "unknown format '%s' (text, json or junit)", arg);
+    return 0;
+}
+
+/* Operand IN checked against the output: standard input, the output
+ * itself, or a folder the output would land in are usage errors.
+ * Returns SP_OPTIONS_GO_ON or the exit status. */
+static int input_check(const char *in, const char *out)
+{
+    struct stat st;
+    int is_dir = stat(in, &st) == 0 && S_ISDIR(st.st_mode);
+    if (strcmp(in, "-") == 0)
+        return sp_usage_error("fleet", "'-': fleet reads files, not standard input");
+    if (sp_same_file(out, in))
+        return sp_usage_error("fleet", "output '%s' is the manifest '%s'; it would be overwritten",
+                              out, in);
+    if (is_dir && out && manifest_name(strrchr(out, '/') ? strrchr(out, '/') + 1 : out) &&
+        sp_inside_dir(out, in))
+        return sp_usage_error("fleet", "output '%s' is inside the folder '%s'; the next run "
+                              "would read it as a manifest", out, in);
+    return SP_OPTIONS_GO_ON;
+}
+
+/* Parse and check ARGV into A.  Returns SP_OPTIONS_GO_ON or an exit status. */
+static int fleet_parse(int argc, char **argv, struct fleet_args *a)
+{
+    const struct sp_option opts[] = {
+        SP_OPTION_CALL('f', "format", "FORMAT", &a->format, format_arg, "text (default), json or junit"),
+        SP_OPTION_STRING('p', "pub", "PUB", &a->pubarg,
+                         "every manifest's envelope MANIFEST.intoto.json must verify"),
+        SP_OPTION_LIST(0, "policy", "FILE|DIR", &a->policies, 0,
+                       "check each distinct stack once; repeatable"),
+        SP_OPTION_BITS('s', "strict", &a->flags, SP_EVAL_STRICT,
+                       "with --policy: warnings fail the check too"),
+        SP_OPTION_FLAG('k', "keep-going", &a->keep_going, "report unreadable files and go on"),
+        SP_OPTION_STRING('o', "output", "FILE", &a->out,
+                         "write the report to FILE (atomically), not stdout"),
+        SP_OPTION_END,
     };
-    const char **policies = calloc((size_t)argc + 1, sizeof *policies);
-    size_t npolicies = 0;
-    const char *out = NULL, *pubarg = NULL;
-    enum sp_fleet_format format = SP_FLEET_TEXT;
-    unsigned flags = 0;
-    int keep_going = 0, c, rc;
-
-    if (policies == NULL) {
-        fprintf(stderr, "stackprint: fleet: out of memory\n");
-        return SP_EXIT_INPUT;
-    }
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":f:p:so:kh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            if (sp_fleet_format_by_name(optarg, &format) != 0) {
-                free(policies);
-                return sp_usage_error("fleet", "unknown format '%s' (text, json or junit)", optarg);
-            }
-            break;
-        case 'p': pubarg = optarg; break;
-        case 'P': policies[npolicies++] = optarg; break;
-        case 's': flags |= SP_EVAL_STRICT; break;
-        case 'k': keep_going = 1; break;
-        case 'o': out = optarg; break;
-        case 'h': free(policies); fputs(fleet_usage, stdout); return SP_EXIT_OK;
-        case ':': free(policies); return sp_usage_error("fleet", "option '%s' needs a value", argv[optind - 1]);
-        default: free(policies); return sp_usage_error("fleet", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc) {
-        free(policies);
+    int optind, rc = sp_options_parse(&fleet_help, opts, argc, argv, &optind);
+    if (rc != SP_OPTIONS_GO_ON)
+        return rc;
+    if (optind >= argc)
         return sp_usage_error("fleet", "a manifest or a folder of manifests is required");
-    }
-    if ((flags & SP_EVAL_STRICT) && npolicies == 0) {
-        free(policies);
+    if ((a->flags & SP_EVAL_STRICT) && a->policies.n == 0)
         return sp_usage_error("fleet", "--strict needs --policy");
-    }
-    for (int i = optind; i < argc; i++) {
-        struct stat st;
-        int is_dir = stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode);
-        rc = -1;
-        if (strcmp(argv[i], "-") == 0)
-            rc = sp_usage_error("fleet", "'-': fleet reads files, not standard input");
-        else if (sp_same_file(out, argv[i]))
-            rc = sp_usage_error("fleet", "output '%s' is the manifest '%s'; it would be overwritten",
-                                out, argv[i]);
-        else if (is_dir && out && manifest_name(strrchr(out, '/') ? strrchr(out, '/') + 1 : out) &&
-                 sp_inside_dir(out, argv[i]))
-            rc = sp_usage_error("fleet", "output '%s' is inside the folder '%s'; the next run "
-                                "would read it as a manifest", out, argv[i]);
-        if (rc != -1) {
-            free(policies);
-            return rc;
-        }
-    }
+    a->inputs = argv + optind;
+    a->ninputs = argc - optind;
+    for (int i = 0; i < a->ninputs && rc == SP_OPTIONS_GO_ON; i++)
+        rc = input_check(a->inputs[i], a->out);
+    return rc;
+}
 
-    struct run r = { .keep_going = keep_going };
-    struct sp_policy_set ps;
-    struct sp_error e = { 0 };
+/* Load the policies and the key, queue every file, read them all into
+ * R's fleet, check and report.  Returns the exit status; -1 with E set. */
+static int fleet_run(const struct fleet_args *a, struct run *r, struct sp_policy_set *ps,
+                     struct sp_error *e)
+{
     char *buf = NULL;
     size_t len = 0;
-    sp_fleet_init(&r.fleet);
-    sp_policy_set_init(&ps);
-    for (size_t i = 0; i < npolicies; i++)
-        if (sp_policy_load(&ps, policies[i], &e) != 0) {
-            rc = sp_error_print(&e);
-            goto done;
-        }
-    if (pubarg && sp_key_load_public(pubarg, &r.pub, &e) != 0) {
-        rc = sp_error_print(&e);
-        goto done;
-    }
-    for (int i = optind; i < argc; i++) {
+    for (size_t i = 0; i < a->policies.n; i++)
+        if (sp_policy_load(ps, a->policies.v[i], e) != 0)
+            return -1;
+    if (a->pubarg && sp_key_load_public(a->pubarg, &r->pub, e) != 0)
+        return -1;
+    for (int i = 0; i < a->ninputs; i++) {
         struct stat st;
-        int is_dir = stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode);
-        if ((is_dir ? list_dir(&r, argv[i]) : add_path(&r, argv[i], NULL)) != 0) {
-            rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "fleet: out of memory" });
-            goto done;
-        }
+        int is_dir = stat(a->inputs[i], &st) == 0 && S_ISDIR(st.st_mode);
+        if ((is_dir ? list_dir(r, a->inputs[i]) : add_path(r, a->inputs[i], NULL)) != 0)
+            return sp_fail(e, SP_EXIT_INPUT, "fleet: out of memory");
     }
-    if (run_jobs(&r) != 0) {
-        rc = sp_error_print(&(struct sp_error){ SP_EXIT_INPUT, "fleet: out of memory" });
-        goto done;
+    if (run_jobs(r) != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "fleet: out of memory");
+    if (r->stopped)
+        return SP_EXIT_INPUT;
+    int rc = -1;
+    if (sp_fleet_finish(&r->fleet, e) == 0 &&
+        (a->policies.n == 0 || sp_fleet_check(&r->fleet, ps, a->flags, e) == 0) &&
+        sp_fleet_render(&r->fleet, a->format, &buf, &len, e) == 0 &&
+        sp_write_output(a->out, buf, len, e) == 0) {
+        rc = sp_fleet_exit(&r->fleet);
+        if (r->fleet.nnodes == 0 && rc == SP_EXIT_OK)
+            rc = SP_EXIT_INPUT;
     }
-    if (r.stopped) {
-        rc = SP_EXIT_INPUT;
-        goto done;
-    }
-    if (sp_fleet_finish(&r.fleet, &e) != 0 ||
-        (npolicies && sp_fleet_check(&r.fleet, &ps, flags, &e) != 0) ||
-        sp_fleet_render(&r.fleet, format, &buf, &len, &e) != 0 ||
-        sp_write_output(out, buf, len, &e) != 0) {
-        rc = sp_error_print(&e);
-        goto done;
-    }
-    rc = sp_fleet_exit(&r.fleet);
-    if (r.fleet.nnodes == 0 && rc == SP_EXIT_OK)
-        rc = SP_EXIT_INPUT;
-done:
     free(buf);
-    free(policies);
-    EVP_PKEY_free(r.pub);
-    for (size_t i = 0; i < r.njobs; i++) {
-        free(r.jobs[i].path);
-        free(r.jobs[i].error);
+    return rc;
+}
+
+int cmd_fleet(int argc, char **argv)
+{
+    struct fleet_args a = { .format = SP_FLEET_TEXT };
+    int rc = fleet_parse(argc, argv, &a);
+    if (rc == SP_OPTIONS_GO_ON) {
+        struct run r = { .keep_going = a.keep_going };
+        struct sp_policy_set ps;
+        struct sp_error e = { 0 };
+        sp_fleet_init(&r.fleet);
+        sp_policy_set_init(&ps);
+        if ((rc = fleet_run(&a, &r, &ps, &e)) < 0)
+            rc = sp_error_print(&e);
+        EVP_PKEY_free(r.pub);
+        for (size_t i = 0; i < r.njobs; i++) {
+            free(r.jobs[i].path);
+            free(r.jobs[i].error);
+        }
+        free(r.jobs);
+        free(r.slots);
+        sp_fleet_free(&r.fleet);
+        sp_policy_set_free(&ps);
     }
-    free(r.jobs);
-    free(r.slots);
-    sp_fleet_free(&r.fleet);
-    sp_policy_set_free(&ps);
+    free(a.policies.v);
     return rc;
 }

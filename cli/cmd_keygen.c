@@ -2,7 +2,6 @@
  * (PKCS#8 PEM, 0600) and PREFIX.pub (SPKI PEM) (stackprint-keygen(1)).
  * Never overwrites a file: if either exists, neither is written. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,49 +9,41 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "manifest/keys.h"
 
-static const char keygen_usage[] =
+static const struct sp_command_help keygen_help = {
+    "keygen",
     "usage: stackprint keygen [--type ecdsa-p256|ed25519] -o PREFIX\n"
     "Make a signing key pair: PREFIX.key (private, mode 0600) and PREFIX.pub\n"
-    "(public); never overwrites.\n"
-    "options:\n"
-    "  -t, --type TYPE        ecdsa-p256 (default) or ed25519\n"
-    "  -o, --output PREFIX    the key files' name, without .key or .pub\n"
-    "  -h, --help             show this help\n";
+    "(public); never overwrites.\n",
+    25, NULL, SP_OPERANDS_NONE, NULL, NULL,
+};
 
 #define PREFIX_MAX 4000   /* bytes in PREFIX; paths get ".key"/".pub" appended */
 
+/* --type: ecdsa-p256 or ed25519, into the enum sp_key_type at O->value */
+static int type_arg(const struct sp_option *o, const char *arg, const char *cmd)
+{
+    if (sp_key_type_parse(arg, o->value) != 0)
+        return sp_usage_error(cmd, "unknown key type '%s' (ecdsa-p256 or ed25519)", arg);
+    return 0;
+}
+
 int cmd_keygen(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "type", required_argument, NULL, 't' },
-        { "output", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     enum sp_key_type type = SP_KEY_ECDSA_P256;
     const char *prefix = NULL;
     struct sp_error e = { 0 };
-    int c;
-
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":t:o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            if (sp_key_type_parse(optarg, &type) != 0)
-                return sp_usage_error("keygen", "unknown key type '%s' (ecdsa-p256 or ed25519)",
-                                      optarg);
-            break;
-        case 'o': prefix = optarg; break;
-        case 'h': fputs(keygen_usage, stdout); return SP_EXIT_OK;
-        case ':': return sp_usage_error("keygen", "option '%s' needs a value", argv[optind - 1]);
-        default: return sp_usage_error("keygen", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return sp_usage_error("keygen", "unexpected argument '%s'", argv[optind]);
+    const struct sp_option opts[] = {
+        SP_OPTION_CALL('t', "type", "TYPE", &type, type_arg, "ecdsa-p256 (default) or ed25519"),
+        SP_OPTION_STRING('o', "output", "PREFIX", &prefix,
+                         "the key files' name, without .key or .pub"),
+        SP_OPTION_END,
+    };
+    int optind, rc = sp_options_parse(&keygen_help, opts, argc, argv, &optind);
+    if (rc != SP_OPTIONS_GO_ON)
+        return rc;
     if (prefix == NULL || *prefix == '\0')
         return sp_usage_error("keygen", "-o PREFIX is required");
     if (strcmp(prefix, "-") == 0)
@@ -74,7 +65,7 @@ int cmd_keygen(int argc, char **argv)
     EVP_PKEY *key = NULL;
     char *priv = NULL, *pub = NULL, keyid[SP_KEYID_HEX_LEN + 1];
     size_t privlen = 0, publen = 0;
-    int rc = SP_EXIT_OK;
+    rc = SP_EXIT_OK;
     if (sp_keygen(type, &key, &e) != 0 || sp_key_id(key, keyid, &e) != 0 ||
         sp_key_pem(key, &priv, &privlen, &pub, &publen, &e) != 0) {
         rc = sp_error_print(&e);

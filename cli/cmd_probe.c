@@ -1,7 +1,6 @@
 /* cli/cmd_probe.c: stackprint probe: open the root, run every probe, write
  * the manifest (stackprint-probe(1)). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "fingerprint/root/image.h"
 #include "fingerprint/probes/probe.h"
 #include "manifest/dsse.h"
@@ -17,31 +17,17 @@
 
 extern char **environ;
 
-static const char probe_usage[] =
+static const struct sp_command_help probe_help = {
+    "probe",
     "usage: stackprint probe [--root DIR | --image PATH[:TAG] [--platform OS/ARCH[/VARIANT]]]\n"
     "                        [--python PATH]"
     " [--image-digest sha256:HEX] [--imds [--imds-endpoint HOST:PORT]]\n"
     "                        [--deep [--deep-timeout SECONDS]]\n"
     "                        [--cache DIR] [--neff FILE]... [--artifacts DIR]\n"
     "                        [--format yaml|json|cyclonedx] [-o FILE [--sign KEY]]\n"
-    "Fingerprint this host, a copied root or an image; write the manifest.\n"
-    "options:\n"
-    "  -r, --root DIR             probe a copied tree; nothing outside DIR is read\n"
-    "  -i, --image PATH[:TAG]     probe an OCI layout, OCI archive or docker save tarball\n"
-    "      --platform OS/ARCH[/VARIANT]  the image to take from a multi-platform index\n"
-    "      --python PATH          the workload's interpreter (default: $VIRTUAL_ENV, else python3 on PATH)\n"
-    "      --image-digest sha256:HEX  the digest of the image this container runs\n"
-    "      --imds                 ask EC2's instance metadata service (IMDSv2)\n"
-    "      --imds-endpoint HOST:PORT  the metadata service to ask (default 169.254.169.254:80)\n"
-    "      --deep                 also run the workload's interpreter once (live host only)\n"
-    "      --deep-timeout SECONDS  how long it may take, 1 to 3600 (default 30)\n"
-    "      --cache DIR            the Neuron compile cache to describe (a path inside the root)\n"
-    "      --neff FILE            a NEFF file to record; repeatable, up to 256\n"
-    "      --artifacts DIR        record every *.neff file under DIR\n"
-    "  -f, --format FORMAT        yaml (default), json, or cyclonedx (a CycloneDX 1.6 BOM)\n"
-    "  -o, --output FILE          write the manifest to FILE (atomically), not stdout\n"
-    "      --sign KEY             with -o, also write FILE.intoto.json signed with KEY\n"
-    "  -h, --help                 show this help\n";
+    "Fingerprint this host, a copied root or an image; write the manifest.\n",
+    29, NULL, SP_OPERANDS_NONE, NULL, NULL,
+};
 
 /* --neff options one probe takes */
 #define SP_NEFF_ARGS_MAX 256
@@ -141,240 +127,257 @@ static int envelope_fits(const char *tmp, void *arg)
     return ok;
 }
 
-int cmd_probe(int argc, char **argv)
-{
-    enum { OPT_IMDS = 256, OPT_IMDS_ENDPOINT, OPT_IMAGE_DIGEST, OPT_PYTHON, OPT_SIGN, OPT_PLATFORM,
-           OPT_DEEP, OPT_DEEP_TIMEOUT, OPT_CACHE, OPT_NEFF, OPT_ARTIFACTS };
-    static const struct option opts[] = {
-        { "root", required_argument, NULL, 'r' },
-        { "image", required_argument, NULL, 'i' },
-        { "platform", required_argument, NULL, OPT_PLATFORM },
-        { "python", required_argument, NULL, OPT_PYTHON },
-        { "image-digest", required_argument, NULL, OPT_IMAGE_DIGEST },
-        { "imds", no_argument, NULL, OPT_IMDS },
-        { "imds-endpoint", required_argument, NULL, OPT_IMDS_ENDPOINT },
-        { "format", required_argument, NULL, 'f' },
-        { "output", required_argument, NULL, 'o' },
-        { "sign", required_argument, NULL, OPT_SIGN },
-        { "deep", no_argument, NULL, OPT_DEEP },
-        { "deep-timeout", required_argument, NULL, OPT_DEEP_TIMEOUT },
-        { "cache", required_argument, NULL, OPT_CACHE },
-        { "neff", required_argument, NULL, OPT_NEFF },
-        { "artifacts", required_argument, NULL, OPT_ARTIFACTS },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
-    const char *rootdir = NULL, *image = NULL, *out = NULL, *sign_key = NULL, *platform = NULL;
-    const char *deep_timeout = NULL;
-    const char *neffs[SP_NEFF_ARGS_MAX];
-    struct probe_ctx ctx = { .imds_timeout_ms = 1000 };
-    enum manifest_format format = MANIFEST_YAML;
-    int cyclonedx = 0;   /* --format cyclonedx: the manifest exported, as `export` does */
-    struct sp_error e = { 0 };
-    int c;
+/* The command line, parsed. */
+struct probe_args {
+    const char *rootdir, *image, *out, *sign_key, *platform, *deep_timeout;
+    struct sp_opt_list neffs;
+    struct probe_ctx ctx;
+    enum manifest_format format;
+    int cyclonedx;      /* --format cyclonedx: the manifest exported, as `export` does */
+};
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":r:i:f:o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'r': rootdir = optarg; break;
-        case 'i': image = optarg; break;
-        case OPT_PLATFORM: platform = optarg; break;
-        case OPT_PYTHON: ctx.python = optarg; break;
-        case OPT_IMAGE_DIGEST: ctx.image_digest = optarg; break;
-        case OPT_IMDS: ctx.imds = 1; break;
-        case OPT_IMDS_ENDPOINT: ctx.imds_endpoint = optarg; break;
-        case 'f':
-            if (strcmp(optarg, "yaml") == 0)
-                format = MANIFEST_YAML;
-            else if (strcmp(optarg, "json") == 0)
-                format = MANIFEST_JSON;
-            else if (strcmp(optarg, "cyclonedx") == 0)
-                cyclonedx = 1;
-            else
-                return sp_usage_error("probe", "unknown format '%s' (yaml, json or cyclonedx)",
-                                      optarg);
-            break;
-        case 'o': out = optarg; break;
-        case OPT_SIGN: sign_key = optarg; break;
-        case OPT_DEEP: ctx.deep = 1; break;
-        case OPT_DEEP_TIMEOUT: deep_timeout = optarg; break;
-        case OPT_CACHE:
-            if (ctx.cache_dir)
-                return sp_usage_error("probe", "--cache given twice");
-            ctx.cache_dir = optarg;
-            break;
-        case OPT_ARTIFACTS:
-            if (ctx.artifacts)
-                return sp_usage_error("probe", "--artifacts given twice");
-            ctx.artifacts = optarg;
-            break;
-        case OPT_NEFF:
-            if (ctx.nneff == SP_NEFF_ARGS_MAX)
-                return sp_usage_error("probe", "more than %d --neff options", SP_NEFF_ARGS_MAX);
-            neffs[ctx.nneff++] = optarg;
-            ctx.neff = neffs;
-            break;
-        case 'h': fputs(probe_usage, stdout); return SP_EXIT_OK;
-        case ':': return sp_usage_error("probe", "option '%s' needs a value", argv[optind - 1]);
-        default: return sp_usage_error("probe", "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return sp_usage_error("probe", "unexpected argument '%s'", argv[optind]);
-    if (rootdir && image)
+/* --format: yaml, json or cyclonedx, into the struct probe_args at O->value */
+static int format_arg(const struct sp_option *o, const char *arg, const char *cmd)
+{
+    struct probe_args *a = o->value;
+    if (strcmp(arg, "yaml") == 0)
+        a->format = MANIFEST_YAML;
+    else if (strcmp(arg, "json") == 0)
+        a->format = MANIFEST_JSON;
+    else if (strcmp(arg, "cyclonedx") == 0)
+        a->cyclonedx = 1;
+    else
+        return sp_usage_error(cmd, "unknown format '%s' (yaml, json or cyclonedx)", arg);
+    return 0;
+}
+
+/* The options that need, or exclude, one another; --deep-timeout's value.
+ * Returns SP_OPTIONS_GO_ON or an exit status. */
+static int probe_combos(struct probe_args *a)
+{
+    struct probe_ctx *ctx = &a->ctx;
+    if (a->rootdir && a->image)
         return sp_usage_error("probe", "--root and --image exclude each other");
-    if (sign_key && cyclonedx)
+    if (a->sign_key && a->cyclonedx)
         return sp_usage_error("probe", "--sign signs a manifest: write it as yaml or json, "
                               "then 'stackprint sign --predicate cyclonedx'");
-    if (sign_key && (out == NULL || strcmp(out, "-") == 0))
+    if (a->sign_key && (a->out == NULL || strcmp(a->out, "-") == 0))
         return sp_usage_error("probe", "--sign needs -o FILE (the envelope is FILE.intoto.json)");
-    if (platform && !image)
+    if (a->platform && !a->image)
         return sp_usage_error("probe", "--platform needs --image");
-    if (ctx.imds_endpoint && !ctx.imds)
+    if (ctx->imds_endpoint && !ctx->imds)
         return sp_usage_error("probe", "--imds-endpoint needs --imds");
-    if (ctx.deep && (rootdir || image))
+    if (ctx->deep && (a->rootdir || a->image))
         return sp_usage_error("probe", "--deep runs the live host's interpreter; it does not "
                               "go with --root or --image");
-    if (deep_timeout && !ctx.deep)
+    const char *t = a->deep_timeout;
+    if (t && !ctx->deep)
         return sp_usage_error("probe", "--deep-timeout needs --deep");
-    if (deep_timeout) {
+    if (t) {
         char *end;
         errno = 0;
-        long v = strtol(deep_timeout, &end, 10);
-        if (errno || end == deep_timeout || *end || v < 1 || v > SP_DEEP_TIMEOUT_MAX ||
-            deep_timeout[0] < '0' || deep_timeout[0] > '9')
+        long v = strtol(t, &end, 10);
+        if (errno || end == t || *end || v < 1 || v > SP_DEEP_TIMEOUT_MAX || t[0] < '0' || t[0] > '9')
             return sp_usage_error("probe", "--deep-timeout '%s' is not a whole number of "
-                                  "seconds from 1 to %d", deep_timeout, SP_DEEP_TIMEOUT_MAX);
-        ctx.deep_timeout_ms = (int)v * 1000;
+                                  "seconds from 1 to %d", t, SP_DEEP_TIMEOUT_MAX);
+        ctx->deep_timeout_ms = (int)v * 1000;
     }
-    if (sign_key) {
-        /* -o and its envelope FILE.intoto.json are plain files next to each
-         * other: a device or a FIFO has no such sibling */
-        struct stat st;
-        if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
-            return sp_usage_error("probe", "with --sign, -o '%s' must be a regular file "
-                                  "(its envelope is written next to it)", out);
-    }
-    /* no output may replace an input: the signing key or the image file
-     * (PATH of PATH:TAG) */
-    char *image_file = NULL, *image_tag = NULL;
-    if (image && image_parse_spec(image, &image_file, &image_tag) != 0)
+    return SP_OPTIONS_GO_ON;
+}
+
+/* No output may replace an input: the signing key or the image file (PATH
+ * of PATH:TAG); with --sign, -o and its envelope FILE.intoto.json are
+ * plain files next to each other.  Returns SP_OPTIONS_GO_ON or an exit
+ * status. */
+static int probe_outputs(const struct probe_args *a)
+{
+    const char *out = a->out;
+    struct stat st;
+    if (a->sign_key && stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+        return sp_usage_error("probe", "with --sign, -o '%s' must be a regular file "
+                              "(its envelope is written next to it)", out);
+    char *image_file = NULL, *image_tag = NULL, *envpath = NULL;
+    if (a->image && image_parse_spec(a->image, &image_file, &image_tag) != 0)
         return sp_usage_error("probe", "out of memory");
     free(image_tag);
-    for (int i = 0; i < 2; i++) {
-        const char *in = i == 0 ? sign_key : image_file;
-        if (sp_same_file(out, in)) {
-            free(image_file);
-            return sp_usage_error("probe", "output '%s' is the %s; it would be overwritten",
-                                  out, i == 0 ? "signing key" : "image");
-        }
-        if (sign_key && out && strlen(out) < 4096) {
-            char envpath[4096 + sizeof ".intoto.json"];
-            snprintf(envpath, sizeof envpath, "%s.intoto.json", out);
-            if (sp_same_file(envpath, in)) {
-                free(image_file);
-                return sp_usage_error("probe", "envelope '%s' is the %s; it would be overwritten",
-                                      envpath, i == 0 ? "signing key" : "image");
-            }
-        }
+    if (a->sign_key && out && asprintf(&envpath, "%s" SP_ENVELOPE_SUFFIX, out) < 0)
+        envpath = NULL;
+    int rc = SP_OPTIONS_GO_ON;
+    for (int i = 0; i < 2 && rc == SP_OPTIONS_GO_ON; i++) {
+        const char *in = i == 0 ? a->sign_key : image_file;
+        const char *what = i == 0 ? "signing key" : "image";
+        if (sp_same_file(out, in))
+            rc = sp_usage_error("probe", "output '%s' is the %s; it would be overwritten", out, what);
+        else if (envpath && sp_same_file(envpath, in))
+            rc = sp_usage_error("probe", "envelope '%s' is the %s; it would be overwritten",
+                                envpath, what);
     }
+    free(envpath);
     free(image_file);
-    if (ctx.python && ctx.python[0] != '/')
+    return rc;
+}
+
+/* The paths inside the root are absolute; the image digest and the IMDS
+ * endpoint from the environment when not given.  Returns SP_OPTIONS_GO_ON
+ * or an exit status. */
+static int probe_paths(struct probe_args *a)
+{
+    struct probe_ctx *ctx = &a->ctx;
+    if (ctx->python && ctx->python[0] != '/')
         return sp_usage_error("probe", "--python '%s' is not an absolute path (a path "
-                              "inside the root, as the root's / sees it)", ctx.python);
-    const char *inside[2 + SP_NEFF_ARGS_MAX] = { ctx.cache_dir, ctx.artifacts };
-    for (size_t i = 0; i < ctx.nneff; i++)
-        inside[2 + i] = ctx.neff[i];
-    for (size_t i = 0; i < 2 + ctx.nneff; i++)
-        if (inside[i] && inside[i][0] != '/')
+                              "inside the root, as the root's / sees it)", ctx->python);
+    for (size_t i = 0; i < 2 + a->neffs.n; i++) {
+        const char *in = i == 0 ? ctx->cache_dir : i == 1 ? ctx->artifacts : a->neffs.v[i - 2];
+        if (in && in[0] != '/')
             return sp_usage_error("probe", "'%s' is not an absolute path (--cache, --neff and "
-                                  "--artifacts name paths inside the root)", inside[i]);
-    if (!ctx.image_digest && !rootdir && !image) {
+                                  "--artifacts name paths inside the root)", in);
+    }
+    if (!ctx->image_digest && !a->rootdir && !a->image) {
         const char *env = getenv("STACKPRINT_IMAGE_DIGEST");
         if (env && *env)
-            ctx.image_digest = env;
+            ctx->image_digest = env;
     }
-    if (ctx.image_digest && !valid_digest(ctx.image_digest))
+    if (ctx->image_digest && !valid_digest(ctx->image_digest))
         return sp_usage_error("probe", "image digest '%s' is not sha256:<64 lowercase hex>",
-                              ctx.image_digest);
-    if (!ctx.imds_endpoint) {
+                              ctx->image_digest);
+    if (!ctx->imds_endpoint) {
         const char *env = getenv("STACKPRINT_IMDS_ENDPOINT");
         if (env && *env)
-            ctx.imds_endpoint = env;
+            ctx->imds_endpoint = env;
     }
+    return SP_OPTIONS_GO_ON;
+}
 
-    char created[32];
-    if (created_time(created, sizeof created) != 0)
-        return sp_usage_error("probe", "SOURCE_DATE_EPOCH '%s' is not a number of seconds "
-                              "from 0 to %lld (9999-12-31T23:59:59Z)", getenv("SOURCE_DATE_EPOCH"),
-                              SP_EPOCH_MAX);
+/* Parse and check ARGV into A.  Returns SP_OPTIONS_GO_ON or an exit status. */
+static int probe_parse(int argc, char **argv, struct probe_args *a)
+{
+    struct probe_ctx *ctx = &a->ctx;
+    const struct sp_option opts[] = {
+        SP_OPTION_STRING('r', "root", "DIR", &a->rootdir, "probe a copied tree; nothing outside DIR is read"),
+        SP_OPTION_STRING('i', "image", "PATH[:TAG]", &a->image,
+                         "probe an OCI layout, OCI archive or docker save tarball"),
+        SP_OPTION_STRING(0, "platform", "OS/ARCH[/VARIANT]", &a->platform,
+                         "the image to take from a multi-platform index"),
+        SP_OPTION_STRING(0, "python", "PATH", &ctx->python,
+                         "the workload's interpreter (default: $VIRTUAL_ENV, else python3 on PATH)"),
+        SP_OPTION_STRING(0, "image-digest", "sha256:HEX", &ctx->image_digest,
+                         "the digest of the image this container runs"),
+        SP_OPTION_FLAG(0, "imds", &ctx->imds, "ask EC2's instance metadata service (IMDSv2)"),
+        SP_OPTION_STRING(0, "imds-endpoint", "HOST:PORT", &ctx->imds_endpoint,
+                         "the metadata service to ask (default " SP_IMDS_ENDPOINT_DEFAULT ")"),
+        SP_OPTION_FLAG(0, "deep", &ctx->deep, "also run the workload's interpreter once (live host only)"),
+        SP_OPTION_STRING(0, "deep-timeout", "SECONDS", &a->deep_timeout,
+                         "how long it may take, 1 to " SP_STR(SP_DEEP_TIMEOUT_MAX)
+                         " (default " SP_STR(SP_DEEP_TIMEOUT_S_DEFAULT) ")"),
+        SP_OPTION_ONCE(0, "cache", "DIR", &ctx->cache_dir,
+                       "the Neuron compile cache to describe (a path inside the root)"),
+        SP_OPTION_LIST(0, "neff", "FILE", &a->neffs, SP_NEFF_ARGS_MAX,
+                       "a NEFF file to record; repeatable, up to " SP_STR(SP_NEFF_ARGS_MAX)),
+        SP_OPTION_ONCE(0, "artifacts", "DIR", &ctx->artifacts, "record every *.neff file under DIR"),
+        SP_OPTION_CALL('f', "format", "FORMAT", a, format_arg,
+                       "yaml (default), json, or cyclonedx (a CycloneDX 1.6 BOM)"),
+        SP_OPTION_STRING('o', "output", "FILE", &a->out,
+                         "write the manifest to FILE (atomically), not stdout"),
+        SP_OPTION_STRING(0, "sign", "KEY", &a->sign_key,
+                         "with -o, also write FILE.intoto.json signed with KEY"),
+        SP_OPTION_END,
+    };
+    int optind, rc = sp_options_parse(&probe_help, opts, argc, argv, &optind);
+    if (rc != SP_OPTIONS_GO_ON)
+        return rc;
+    ctx->neff = a->neffs.v;
+    ctx->nneff = a->neffs.n;
+    if ((rc = probe_combos(a)) != SP_OPTIONS_GO_ON || (rc = probe_outputs(a)) != SP_OPTIONS_GO_ON)
+        return rc;
+    return probe_paths(a);
+}
 
-    /* The signing key is loaded before probing: a bad key writes nothing. */
-    EVP_PKEY *key = NULL;
-    if (sign_key && sp_key_load_private(sign_key, &key, &e) != 0)
-        return sp_error_print(&e);
-    struct root *root = image ? open_image(image, platform, &e)
-                      : rootdir ? root_open_dir(rootdir) : root_open_host();
-    if (root == NULL && image) {
-        EVP_PKEY_free(key);
-        return sp_error_print(&e);
-    }
-    if (root == NULL) {
-        sp_fail(&e, SP_EXIT_INPUT, "%s: %s", rootdir ? rootdir : "/", strerror(errno));
-        EVP_PKEY_free(key);
-        return sp_error_print(&e);
-    }
+/* Run every probe into M, render it as A asks and write it (and, with KEY,
+ * its envelope).  Returns the exit status. */
+static int probe_write(const struct probe_args *a, struct root *root, EVP_PKEY *key,
+                       struct manifest *m)
+{
+    struct probe_ctx ctx = a->ctx;
+    struct sp_error e = { 0 };
+    char *buf = NULL, *env = NULL, *envpath = NULL;
+    size_t len = 0, envlen = 0;
     ctx.root = root;
     ctx.environ = root->live ? environ : NULL;
+    ctx.facts = &m->facts;
+    int rc = -1;
+    if (probe_run_all(&ctx, &e) != 0 ||
+        (root->kind == ROOT_IMAGE && image_root_facts(root, &m->facts) != 0) ||
+        manifest_finish(m) != 0 ||
+        (a->cyclonedx ? sp_export_render(m, "cyclonedx", &buf, &len, &e)
+                      : manifest_render(m, a->format, &buf, &len, &e)) != 0) {
+        if (e.msg[0] == '\0')
+            sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(errno ? errno : EIO));
+    } else if (key == NULL) {
+        rc = sp_write_output(a->out, buf, len, &e);
+    } else {
+        /* Sign the exact bytes FILE gets into FILE.intoto.json; write the
+         * pair so that no reader takes a mixed one (sp_write_pair). */
+        const char *slash = strrchr(a->out, '/');
+        if (asprintf(&envpath, "%s" SP_ENVELOPE_SUFFIX, a->out) < 0) {
+            envpath = NULL;
+            sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(ENOMEM));
+        } else if (sp_sign_manifest(buf, len, slash ? slash + 1 : a->out, key, &env, &envlen, &e) == 0) {
+            rc = sp_write_pair(a->out, buf, len, envpath, env, envlen, envelope_fits,
+                               &(struct fits){ a->out, key }, &e);
+        }
+    }
+    free(env);
+    free(envpath);
+    free(buf);
+    return rc == 0 ? SP_EXIT_OK : sp_error_print(&e);
+}
 
+/* Load the key, open the root, fill in the manifest's header, probe and
+ * write.  Returns the exit status. */
+static int probe_run(const struct probe_args *a, const char *created)
+{
+    struct sp_error e = { 0 };
+    /* The signing key is loaded before probing: a bad key writes nothing. */
+    EVP_PKEY *key = NULL;
+    if (a->sign_key && sp_key_load_private(a->sign_key, &key, &e) != 0)
+        return sp_error_print(&e);
+    struct root *root = a->image ? open_image(a->image, a->platform, &e)
+                      : a->rootdir ? root_open_dir(a->rootdir) : root_open_host();
+    if (root == NULL) {
+        if (!a->image)
+            sp_fail(&e, SP_EXIT_INPUT, "%s: %s", a->rootdir ? a->rootdir : "/", strerror(errno));
+        EVP_PKEY_free(key);
+        return sp_error_print(&e);
+    }
     struct manifest m;
     manifest_init(&m);
-    ctx.facts = &m.facts;
-    int rc = SP_EXIT_OK;
-    char *buf = NULL;
-    size_t len = 0;
+    int rc;
     m.tool = strdup("stackprint " SP_VERSION);
     m.created = strdup(created);
     m.subject = strdup(root->subject);
     if (m.tool == NULL || m.created == NULL || m.subject == NULL) {
         sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(ENOMEM));
         rc = sp_error_print(&e);
-        goto out;
-    }
-    char *env = NULL, *envpath = NULL;
-    size_t envlen = 0;
-    if (probe_run_all(&ctx, &e) != 0 ||
-        (root->kind == ROOT_IMAGE && image_root_facts(root, &m.facts) != 0) ||
-        manifest_finish(&m) != 0 ||
-        (cyclonedx ? sp_export_render(&m, "cyclonedx", &buf, &len, &e)
-                   : manifest_render(&m, format, &buf, &len, &e)) != 0) {
-        if (e.msg[0] == '\0')
-            sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(errno ? errno : EIO));
-        rc = sp_error_print(&e);
-    } else if (key == NULL) {
-        if (sp_write_output(out, buf, len, &e) != 0)
-            rc = sp_error_print(&e);
     } else {
-        /* Sign the exact bytes FILE gets into FILE.intoto.json; write the
-         * pair so that no reader takes a mixed one (sp_write_pair). */
-        const char *slash = strrchr(out, '/');
-        if (asprintf(&envpath, "%s.intoto.json", out) < 0) {
-            envpath = NULL;
-            sp_fail(&e, SP_EXIT_INPUT, "probe: %s", strerror(ENOMEM));
-        }
-        if (envpath == NULL ||
-            sp_sign_manifest(buf, len, slash ? slash + 1 : out, key, &env, &envlen, &e) != 0 ||
-            sp_write_pair(out, buf, len, envpath, env, envlen, envelope_fits, &(struct fits){ out, key },
-                          &e) != 0)
-            rc = sp_error_print(&e);
+        rc = probe_write(a, root, key, &m);
     }
-    free(env);
-    free(envpath);
-out:
     EVP_PKEY_free(key);
-    free(buf);
     manifest_free(&m);
     root_close(root);
+    return rc;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    struct probe_args a = { .format = MANIFEST_YAML };
+    char created[32];
+    int rc = probe_parse(argc, argv, &a);
+    if (rc == SP_OPTIONS_GO_ON && created_time(created, sizeof created) != 0)
+        rc = sp_usage_error("probe", "SOURCE_DATE_EPOCH '%s' is not a number of seconds "
+                            "from 0 to %lld (9999-12-31T23:59:59Z)", getenv("SOURCE_DATE_EPOCH"),
+                            SP_EPOCH_MAX);
+    if (rc == SP_OPTIONS_GO_ON)
+        rc = probe_run(&a, created);
+    free(a.neffs.v);
     return rc;
 }

@@ -21,6 +21,11 @@
 
 #define SP_PROBE_FILE_MAX (1u << 20)   /* default bound on one small file read */
 
+/* What the context's NULLs and zeros stand for (stackprint-probe(1)). */
+#define SP_IMDS_ENDPOINT_DEFAULT "169.254.169.254:80"  /* EC2's link-local IMDS */
+#define SP_IMDS_TIMEOUT_MS_DEFAULT 1000                /* per IMDS request */
+#define SP_DEEP_TIMEOUT_S_DEFAULT 30                   /* --deep's run, in seconds */
+
 struct probe_ctx {
     struct root *root;
     struct factset *facts;
@@ -29,7 +34,7 @@ struct probe_ctx {
     char *const *environ;        /* the environment (live host only), or NULL */
     int imds;                    /* --imds given */
     const char *imds_endpoint;   /* "host:port" for IMDS; NULL for the default */
-    int imds_timeout_ms;         /* per request */
+    int imds_timeout_ms;         /* per request; 0 for the default */
     int deep;                    /* --deep: run the workload interpreter once */
     int deep_timeout_ms;         /* --deep-timeout, in ms; 0 for the default */
     const char *cache_dir;       /* --cache DIR (inside the root), or NULL */

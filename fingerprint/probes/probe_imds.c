@@ -24,11 +24,9 @@
 #include "fingerprint/probes/probe.h"
 #include "fingerprint/probes/probe_util.h"
 
-#define IMDS_DEFAULT_ENDPOINT "169.254.169.254:80"
 #define IMDS_RESPONSE_MAX 16384          /* bytes of one response, headers included */
 #define IMDS_TOKEN_MAX 512               /* bytes of a session token */
 #define IMDS_TOKEN_TTL "60"              /* seconds the token lives */
-#define IMDS_TIMEOUT_DEFAULT_MS 1000
 
 struct endpoint {
     struct sockaddr_storage addr;
@@ -226,8 +224,8 @@ int probe_imds(struct probe_ctx *ctx, struct sp_error *e)
     if (!ctx->imds)
         return 0;
     struct endpoint ep;
-    const char *spec = ctx->imds_endpoint ? ctx->imds_endpoint : IMDS_DEFAULT_ENDPOINT;
-    int timeout = ctx->imds_timeout_ms > 0 ? ctx->imds_timeout_ms : IMDS_TIMEOUT_DEFAULT_MS;
+    const char *spec = ctx->imds_endpoint ? ctx->imds_endpoint : SP_IMDS_ENDPOINT_DEFAULT;
+    int timeout = ctx->imds_timeout_ms > 0 ? ctx->imds_timeout_ms : SP_IMDS_TIMEOUT_MS_DEFAULT;
     char token[IMDS_TOKEN_MAX], body[256], why[128], header[IMDS_TOKEN_MAX + 64], ev[256];
     int status = 0;
 

@@ -438,7 +438,7 @@ int probe_runtime(struct probe_ctx *ctx, struct sp_error *e)
                      "nothing was run");
         return 0;
     }
-    int timeout_ms = ctx->deep_timeout_ms > 0 ? ctx->deep_timeout_ms : 30000;
+    int timeout_ms = ctx->deep_timeout_ms > 0 ? ctx->deep_timeout_ms : SP_DEEP_TIMEOUT_S_DEFAULT * 1000;
     char why[512] = "", *out = NULL;
     size_t len = 0;
     int r = run_interpreter(python, ctx->environ, timeout_ms, &out, &len, why, sizeof why);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # After `make install PREFIX=P` (no DESTDIR: the binary's own prefix),
-# `stackprint check` without --policy uses P/share/stackprint/policies,
+# `stackprint check` without --policy uses P/share/stackprint/policies (and
+# `stackprint diff` without --catalog its release catalog),
 # compiled in from the Makefile's DATADIR, and says so on stderr; its report
 # is the one --policy policies/ of the tree gives.  The bash completion is
 # installed where bash-completion looks for it.  The build under test is
@@ -30,6 +31,12 @@ check "check --help names the default" sh -c "'$p/bin/stackprint' check --help |
 # an explicit --policy is used alone, without the line
 "$p/bin/stackprint" check --policy tests/fixtures/policies/torch-2.3.yaml "$m" >/dev/null 2>"$TMPDIR/c.err"
 check "with --policy, nothing is said about installed policies" test ! -s "$TMPDIR/c.err"
+
+# diff without --catalog reads the installed catalog (DATADIR, compiled in
+# like check's: a changed PREFIX rebuilds both)
+"$p/bin/stackprint" diff "$m" "$m" >"$TMPDIR/da" 2>&1
+"$STACKPRINT" diff --catalog policies "$m" "$m" >"$TMPDIR/db" 2>&1
+same_lines "diff without --catalog reads the installed catalog" "$TMPDIR/db" "$TMPDIR/da"
 
 # with the installed folder gone, --policy is required again
 rm -rf "$p/share/stackprint"
