@@ -78,7 +78,7 @@ int cmd_verify(int argc, char **argv)
         envarg = envpath;
     }
 
-    char *man = NULL, *env = NULL, *cfg = NULL, hex[65];
+    char *man = NULL, *env = NULL, *cfg = NULL, hex[SP_SHA256_HEX_LEN + 1];
     size_t manlen = 0, envlen = 0, cfglen = 0;
     EVP_PKEY *pub = NULL;
     struct sp_verified v = { 0 };

@@ -16,28 +16,6 @@
 #include "manifest/manifest.h"
 #include "manifest/node.h"
 
-/* ---- digests ------------------------------------------------------- */
-
-int sp_sha256_hex(const void *p, size_t len, char out[65])
-{
-    unsigned char md[32];
-    unsigned int mdlen = 0;
-    if (EVP_Digest(p, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != sizeof md)
-        return -1;
-    for (size_t i = 0; i < sizeof md; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-    return 0;
-}
-
-static int is_sha256_hex(const char *s)
-{
-    size_t n = 0;
-    for (; s[n]; n++)
-        if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
-            return 0;
-    return n == 64;
-}
-
 /* ---- base64 (RFC 4648), through OpenSSL ----------------------------- */
 
 int sp_base64_encode(const unsigned char *p, size_t len, char **out)
@@ -204,7 +182,7 @@ int sp_statement_build(const char *buf, size_t len, const char *name,
                        char **out, size_t *outlen, struct sp_error *e)
 {
     struct manifest m;
-    char *js = NULL, hex[65];
+    char *js = NULL, hex[SP_SHA256_HEX_LEN + 1];
     size_t jslen = 0;
     json_t *subjects = NULL, *pred = NULL;
     int r = -1;
@@ -225,13 +203,13 @@ int sp_statement_build(const char *buf, size_t len, const char *name,
         goto nomem;
     const char *cfg = factset_get(&m.facts, "image.config_digest");
     if (cfg != NULL) {
-        if (strncmp(cfg, "sha256:", 7) != 0 || !is_sha256_hex(cfg + 7)) {
+        if (!sp_digest_valid(cfg)) {
             sp_fail(e, SP_EXIT_INPUT, "%s: image.config_digest is not sha256:<64 lowercase hex>",
                     name);
             goto out;
         }
         const char *ref = factset_get(&m.facts, "image.ref");
-        if (json_array_append_new(subjects, subject_new(ref ? ref : "image", cfg + 7)) != 0)
+        if (json_array_append_new(subjects, subject_new(ref ? ref : "image", cfg + SP_DIGEST_PREFIX_LEN)) != 0)
             goto nomem;
     }
     if (sp_statement_json(subjects, SP_PREDICATE_TYPE, pred, out, outlen) != 0)
@@ -433,7 +411,7 @@ static int check_statement(const unsigned char *payload, size_t plen,
         const char *sha = str_field(d, "sha256", &bad);
         if (sha == NULL)
             return vfail(e, env_name, "statement", "subject[%zu] has no sha256 digest", i);
-        if (!is_sha256_hex(sha))
+        if (!sp_sha256_hex_valid(sha))
             return vfail(e, env_name, "statement",
                          "subject[%zu] sha256 is not 64 lowercase hex digits", i);
     }
@@ -450,7 +428,7 @@ int sp_verify_statement(const char *env, size_t envlen, const char *env_name,
     struct sig_entry sigs[DSSE_SIGNATURES_MAX];
     size_t nsigs = 0, plen = 0, paelen = 0;
     unsigned char *payload = NULL, *pae = NULL;
-    char keyid[SP_KEYID_HEX_LEN + 1], hex[65], sh[64], sh2[64];
+    char keyid[SP_KEYID_HEX_LEN + 1], hex[SP_SHA256_HEX_LEN + 1], sh[64], sh2[64];
     const char *why = NULL;
     int bad = 0, r = -1;
 

@@ -8,6 +8,8 @@
 
 #include <openssl/evp.h>
 
+#include "common/digest.h"
+
 void factset_init(struct factset *fs)
 {
     memset(fs, 0, sizeof *fs);
@@ -279,7 +281,7 @@ static int netstring(EVP_MD_CTX *ctx, const char *s)
            EVP_DigestUpdate(ctx, ",", 1) == 1;
 }
 
-int factset_stack_id(const struct factset *fs, char out[72])
+int factset_stack_id(const struct factset *fs, char out[SP_DIGEST_LEN + 1])
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     unsigned char md[32];
@@ -295,9 +297,7 @@ int factset_stack_id(const struct factset *fs, char out[72])
     EVP_MD_CTX_free(ctx);
     if (!ok)
         return -1;
-    memcpy(out, "sha256:", 7);
-    for (unsigned i = 0; i < 32; i++)
-        snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+    sp_digest_format(md, out);
     return 0;
 }
 

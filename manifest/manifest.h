@@ -31,7 +31,7 @@ struct manifest {
     char *tool;          /* "stackprint 0.1.0" */
     char *created;       /* RFC 3339 UTC, "2026-11-29T08:00:00Z" */
     char *subject;       /* "host:/", "root:/srv/copy", "image:app.tar" */
-    char stack_id[72];   /* "sha256:<hex>", computed by manifest_finish() */
+    char stack_id[SP_DIGEST_LEN + 1];/* "sha256:<hex>", computed by manifest_finish() */
     struct factset facts;
 };
 

@@ -11,6 +11,7 @@
 
 #include <openssl/crypto.h>
 
+#include "common/digest.h"
 #include "manifest/node.h"
 
 int sp_read_stream(FILE *fp, size_t max, char **buf, size_t *len)
@@ -94,16 +95,6 @@ static const char *key_shown(const char *s, char out[64])
     return out;
 }
 
-/* 1 when S is "sha256:" and 64 lowercase hex digits. */
-static int stack_id_shape(const char *s)
-{
-    if (strncmp(s, "sha256:", 7) != 0)
-        return 0;
-    s += 7;
-    size_t n = strspn(s, "0123456789abcdef");
-    return n == 64 && s[n] == '\0';
-}
-
 /* 1 when S is "YYYY-MM-DDTHH:MM:SSZ" (RFC 3339 section 5.6, UTC, no
  * fraction) naming a real time: month 1-12, the day within the month (leap
  * years by the Gregorian rule), hour 0-23, minute 0-59, second 0-60 (a
@@ -176,7 +167,7 @@ int manifest_parse(const char *buf, size_t len, const char *name,
         string_field(doc, "subject", &m->subject, name, e) != 0 ||
         string_field(doc, "stack_id", &stack_id, name, e) != 0)
         goto out;
-    if (!stack_id_shape(stack_id)) {
+    if (!sp_digest_valid(stack_id)) {
         where(sp_node_get(doc, "stack_id", NULL), name, e,
               "stack_id is not \"sha256:\" and 64 lowercase hex digits", NULL);
         goto out;
