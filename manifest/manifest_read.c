@@ -3,61 +3,11 @@
 #include "manifest/manifest.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <openssl/crypto.h>
 
 #include "common/digest.h"
 #include "manifest/node.h"
-
-int sp_read_stream(FILE *fp, size_t max, char **buf, size_t *len)
-{
-    size_t cap = 65536, n = 0;
-    char *b = malloc(cap + 1);
-    if (b == NULL)
-        return -1;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= max + 1) {
-                free(b);
-                errno = EFBIG;
-                return -1;
-            }
-            cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
-            char *nb = realloc(b, cap + 1);
-            if (nb == NULL) {
-                free(b);
-                errno = ENOMEM;
-                return -1;
-            }
-            b = nb;
-        }
-        size_t got = fread(b + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0) {
-            if (ferror(fp)) {
-                int saved = errno ? errno : EIO;
-                free(b);
-                errno = saved;
-                return -1;
-            }
-            break;
-        }
-    }
-    if (n > max) {
-        free(b);
-        errno = EFBIG;
-        return -1;
-    }
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return 0;
-}
 
 static int where(const struct sp_node *n, const char *name, struct sp_error *e,
                  const char *what, const char *key)
@@ -268,69 +218,6 @@ out:
     if (r != 0)
         manifest_free(m);
     return r;
-}
-
-int sp_read_file(const char *path, size_t max, const char *what, char **buf,
-                 size_t *len, struct sp_error *e)
-{
-    if (strcmp(path, "-") == 0) {
-        if (sp_read_stream(stdin, max, buf, len) != 0)
-            return errno == EFBIG
-                ? sp_fail(e, SP_EXIT_INPUT, "<stdin>: larger than the %s size limit (%zu bytes)", what, max)
-                : sp_fail(e, SP_EXIT_INPUT, "<stdin>: %s", strerror(errno));
-        return 0;
-    }
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    struct stat st;
-    if (fd < 0)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
-    if (fstat(fd, &st) != 0) {
-        int saved = errno;
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: not a regular file", path);
-    }
-    if (st.st_size < 0 || (unsigned long long)st.st_size > max) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: larger than the %s size limit (%zu bytes)",
-                       path, what, max);
-    }
-    size_t cap = (size_t)st.st_size, n = 0;
-    char *b = malloc(cap + 1);
-    if (b == NULL) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(ENOMEM));
-    }
-    for (;;) {
-        char extra;
-        ssize_t got = n < cap ? read(fd, b + n, cap - n) : read(fd, &extra, 1);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            int saved = errno;
-            close(fd);
-            OPENSSL_cleanse(b, cap);
-            free(b);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
-        }
-        if (got == 0)
-            break;
-        if (n == cap) {
-            close(fd);
-            OPENSSL_cleanse(b, cap);
-            free(b);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: grew while being read", path);
-        }
-        n += (size_t)got;
-    }
-    close(fd);
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return 0;
 }
 
 int manifest_load(const char *path, struct manifest *m, struct sp_error *e)

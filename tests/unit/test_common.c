@@ -1,9 +1,15 @@
 /* tests/unit/test_common.c: the ground floor in common/ that every layer
  * uses: digests (common/digest.h) against the FIPS 180-4 / NIST example
- * values, and the one shape check of "sha256:<hex>". */
+ * values, and the one shape check of "sha256:<hex>"; bounded reading
+ * (common/file.h) at and past its bounds. */
 #include "tests/unit/testlib.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "common/digest.h"
+#include "common/file.h"
 
 /* SHA-256 of "" and of "abc": the NIST CSRC example values (FIPS 180-4). */
 #define SHA_EMPTY "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -47,11 +53,90 @@ static void digest_shapes(void **state)
     assert_false(sp_digest_valid("sha256:"));
 }
 
+/* A pipe holding N bytes of 'x' (written before reading: N is small). */
+static int pipe_of(size_t n)
+{
+    int p[2];
+    char b[8192];
+    assert_int_equal(pipe(p), 0);
+    assert_true(n <= sizeof b);
+    memset(b, 'x', n);
+    assert_int_equal(write(p[1], b, n), (ssize_t)n);
+    close(p[1]);
+    return p[0];
+}
+
+static void read_fd_bounds(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    /* grow mode, size unknown: up to MAX is read whole, NUL-ended */
+    int fd = pipe_of(5000);
+    assert_int_equal(sp_read_fd(fd, 5000, 0, 0, &buf, &len), 0);
+    assert_int_equal(len, 5000);
+    assert_int_equal(buf[4999], 'x');
+    assert_int_equal(buf[5000], '\0');
+    free(buf);
+    close(fd);
+    /* one byte past MAX is refused */
+    fd = pipe_of(5001);
+    errno = 0;
+    assert_int_equal(sp_read_fd(fd, 5000, 0, 0, &buf, &len), -1);
+    assert_int_equal(errno, EFBIG);
+    close(fd);
+    /* exact mode: more than SIZE is refused (the file grew) */
+    fd = pipe_of(11);
+    errno = 0;
+    assert_int_equal(sp_read_fd(fd, 100, 10, 1, &buf, &len), -1);
+    assert_int_equal(errno, EFBIG);
+    close(fd);
+    fd = pipe_of(10);
+    assert_int_equal(sp_read_fd(fd, 100, 10, 1, &buf, &len), 0);
+    assert_int_equal(len, 10);
+    free(buf);
+    close(fd);
+    /* empty */
+    fd = pipe_of(0);
+    assert_int_equal(sp_read_fd(fd, 100, 0, 0, &buf, &len), 0);
+    assert_int_equal(len, 0);
+    assert_string_equal(buf, "");
+    free(buf);
+    close(fd);
+    /* a /proc file: st_size 0, yet it has content */
+    fd = open("/proc/self/status", O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(sp_read_fd(fd, 1 << 20, 0, 0, &buf, &len), 0);
+    assert_true(len > 0 && strncmp(buf, "Name:", 5) == 0);
+    free(buf);
+    close(fd);
+}
+
+static void read_file_messages(void **state)
+{
+    (void)state;
+    struct sp_error e = { 0 };
+    char *buf = NULL;
+    size_t len = 0;
+    assert_int_equal(sp_read_file("tests/unit/test_common.c", 1u << 20, "test", &buf, &len, &e), 0);
+    assert_true(len > 100 && buf[len] == '\0');
+    free(buf);
+    assert_int_equal(sp_read_file("tests/unit/test_common.c", 100, "test", &buf, &len, &e), -1);
+    assert_int_equal(e.exit_code, SP_EXIT_INPUT);
+    assert_string_equal(e.msg, "tests/unit/test_common.c: larger than the test size limit (100 bytes)");
+    assert_int_equal(sp_read_file("tests/unit", 100, "test", &buf, &len, &e), -1);
+    assert_string_equal(e.msg, "tests/unit: not a regular file");
+    assert_int_equal(sp_read_file("tests/unit/no-such-file", 100, "test", &buf, &len, &e), -1);
+    assert_string_equal(e.msg, "tests/unit/no-such-file: No such file or directory");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(digest_known_values),
         cmocka_unit_test(digest_shapes),
+        cmocka_unit_test(read_fd_bounds),
+        cmocka_unit_test(read_file_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
