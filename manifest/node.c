@@ -1,11 +1,15 @@
 /* manifest/node.c: strict YAML/JSON document trees; see node.h. */
 #include "manifest/node.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 #include <yaml.h>
+
+#include "common/strbuf.h"
 
 void sp_node_free(struct sp_node *n)
 {
@@ -431,4 +435,86 @@ struct sp_node *sp_node_parse_yaml(const char *buf, size_t len, const char *name
                                    struct sp_error *e)
 {
     return parse_yaml(buf, len, name, e);
+}
+
+/* ---- the strict reader's toolkit ------------------------------------ */
+
+static int fail_at(struct sp_error *e, const char *name, size_t line, size_t col,
+                   const char *fmt, va_list ap)
+{
+    char what[SP_ERROR_MSG_MAX];
+    vsnprintf(what, sizeof what, fmt, ap);
+    if (line == 0)              /* JSON nodes carry no position */
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", name, what);
+    return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s", name, line, col, what);
+}
+
+int sp_node_fail(struct sp_error *e, const char *name, const struct sp_node *n,
+                 const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_at(e, name, n ? n->line : 0, n ? n->column : 0, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int sp_node_fail_key(struct sp_error *e, const char *name, const struct sp_node *map,
+                     size_t i, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_at(e, name, map->key_lines[i], map->key_columns[i], fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int sp_node_known_keys(const struct sp_node *map, const char *const *known,
+                       const char *what, const char *name, struct sp_error *e)
+{
+    for (size_t i = 0; i < map->count; i++) {
+        size_t k = 0;
+        while (known[k] && strcmp(known[k], map->keys[i]) != 0)
+            k++;
+        if (known[k])
+            continue;
+        struct sp_strbuf list;
+        sp_strbuf_init(&list, 1024);     /* the known keys: a short fixed set */
+        for (k = 0; known[k]; k++)
+            sp_strbuf_item(&list, ", ", known[k]);
+        sp_node_fail_key(e, name, map, i, "unknown key '%s' in %s (expected %s)",
+                         map->keys[i], what, sp_strbuf_str(&list));
+        sp_strbuf_free(&list);
+        return -1;
+    }
+    return 0;
+}
+
+int sp_node_scalar(const struct sp_node *n, const char *what, const char *name,
+                   struct sp_error *e)
+{
+    if (n->kind == SP_NODE_SCALAR && !n->json_literal)
+        return 0;
+    const char *kind = n->kind == SP_NODE_MAP ? "a mapping" : n->kind == SP_NODE_SEQ ? "a list"
+                     : strcmp(n->value, "true") == 0 ? "true"
+                     : strcmp(n->value, "false") == 0 ? "false"
+                     : strcmp(n->value, "null") == 0 ? "null" : "a number";
+    return sp_node_fail(e, name, n, "%s must be a text, not %s", what, kind);
+}
+
+int sp_node_text(const struct sp_node *map, const char *key, unsigned flags,
+                 const char **out, const char *name, struct sp_error *e)
+{
+    const struct sp_node *n = sp_node_get(map, key, NULL);
+    *out = NULL;
+    if (n == NULL && (flags & SP_NODE_OPTIONAL))
+        return 0;
+    if (n == NULL)
+        return sp_node_fail(e, name, map, "missing key '%s'", key);
+    if (sp_node_scalar(n, key, name, e) != 0)
+        return -1;
+    if ((flags & SP_NODE_NONEMPTY) && n->value[0] == '\0')
+        return sp_node_fail(e, name, n, "%s must not be empty", key);
+    *out = n->value;
+    return 0;
 }
