@@ -12,22 +12,16 @@
 static int where(const struct sp_node *n, const char *name, struct sp_error *e,
                  const char *what, const char *key)
 {
-    if (n && n->line)
-        return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s%s%s", name, n->line,
-                       n->column, what, key ? " " : "", key ? key : "");
-    return sp_fail(e, SP_EXIT_INPUT, "%s: %s%s%s", name, what, key ? " " : "",
-                   key ? key : "");
+    return sp_node_fail(e, name, n, "%s%s%s", what, key ? " " : "", key ? key : "");
 }
 
 static int string_field(const struct sp_node *doc, const char *key, char **out,
                         const char *name, struct sp_error *e)
 {
-    const struct sp_node *n = sp_node_get(doc, key, NULL);
-    if (n == NULL)
-        return where(doc, name, e, "missing key", key);
-    if (n->kind != SP_NODE_SCALAR || n->json_literal)
-        return where(n, name, e, "expected a string for", key);
-    if (out && (*out = strdup(n->value)) == NULL)
+    const char *text;
+    if (sp_node_text(doc, key, 0, &text, name, e) != 0)
+        return -1;
+    if (out && (*out = strdup(text)) == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
     return 0;
 }
@@ -72,7 +66,7 @@ int manifest_parse(const char *buf, size_t len, const char *name,
                    struct manifest *m, struct sp_error *e)
 {
     static const char *const known[] = {
-        "schema", "tool", "created", "subject", "stack_id", "facts", "evidence", "warnings",
+        "schema", "tool", "created", "subject", "stack_id", "facts", "evidence", "warnings", NULL,
     };
     struct sp_node *doc = sp_node_parse(buf, len, name, e);
     char *schema = NULL, *stack_id = NULL;
@@ -85,19 +79,8 @@ int manifest_parse(const char *buf, size_t len, const char *name,
         where(doc, name, e, "a manifest must be a mapping", NULL);
         goto out;
     }
-    for (size_t i = 0; i < doc->count; i++) {
-        size_t k = 0;
-        while (k < sizeof known / sizeof *known && strcmp(known[k], doc->keys[i]) != 0)
-            k++;
-        if (k == sizeof known / sizeof *known) {
-            if (doc->key_lines[i])
-                sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: unknown key '%s'", name,
-                        doc->key_lines[i], doc->key_columns[i], doc->keys[i]);
-            else
-                sp_fail(e, SP_EXIT_INPUT, "%s: unknown key '%s'", name, doc->keys[i]);
-            goto out;
-        }
-    }
+    if (sp_node_known_keys(doc, known, "a manifest", name, e) != 0)
+        goto out;
     if (string_field(doc, "schema", &schema, name, e) != 0)
         goto out;
     if (strcmp(schema, SP_MANIFEST_SCHEMA_V1) == 0) {
