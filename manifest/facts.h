@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "common/digest.h"
+#include "common/utf8.h"         /* sp_utf8_sanitize */
 
 #define SP_FACT_KEY_MAX 256        /* bytes in a key, bound for readers */
 #define SP_FACT_VALUE_MAX 4096     /* bytes in a value or evidence string */
@@ -101,12 +102,6 @@ int fact_key_valid(const char *key);
  * distinct inputs (stackprint-manifest(5), "stack_id", schema v2).
  * Returns 0, or -1 if OpenSSL fails. */
 int factset_stack_id(const struct factset *fs, char out[SP_DIGEST_LEN + 1]);
-
-/* sp_utf8_sanitize: a malloc'd copy of the LEN bytes at S in which every
- * byte that is not part of valid UTF-8 (RFC 3629: no overlongs, no
- * surrogates, nothing above U+10FFFF) and every NUL is written "\xNN".
- * Caller frees.  NULL on ENOMEM. */
-char *sp_utf8_sanitize(const char *s, size_t len);
 
 /* fact_name_pep503: normalise a Python distribution name as PEP 503 says:
  * lowercase, runs of '-', '_' and '.' become one '-'.  Writes into OUT

@@ -1,7 +1,9 @@
 /* tests/unit/test_common.c: the ground floor in common/ that every layer
  * uses: digests (common/digest.h) against the FIPS 180-4 / NIST example
  * values, and the one shape check of "sha256:<hex>"; bounded reading
- * (common/file.h) at and past its bounds. */
+ * (common/file.h) at and past its bounds; UTF-8 (common/utf8.h) against
+ * RFC 3629's rules: overlongs, surrogates and code points past U+10FFFF are
+ * invalid. */
 #include "tests/unit/testlib.h"
 
 #include <errno.h>
@@ -10,6 +12,7 @@
 
 #include "common/digest.h"
 #include "common/file.h"
+#include "common/utf8.h"
 
 /* SHA-256 of "" and of "abc": the NIST CSRC example values (FIPS 180-4). */
 #define SHA_EMPTY "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -130,6 +133,33 @@ static void read_file_messages(void **state)
     assert_string_equal(e.msg, "tests/unit/no-such-file: No such file or directory");
 }
 
+static void utf8_rules(void **state)
+{
+    (void)state;
+    static const struct { const char *in; size_t len; int valid; const char *out; } cases[] = {
+        { "plain", 5, 1, "plain" },
+        { "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14, 1,
+          "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+        { "\xc0\x80", 2, 0, "\\xc0\\x80" },                     /* overlong NUL */
+        { "\xe0\x80\xaf", 3, 0, "\\xe0\\x80\\xaf" },            /* overlong '/' */
+        { "\xed\xa0\x80", 3, 0, "\\xed\\xa0\\x80" },            /* surrogate U+D800 */
+        { "\xf4\x90\x80\x80", 4, 0, "\\xf4\\x90\\x80\\x80" },   /* U+110000 */
+        { "a\xe2\x82", 3, 0, "a\\xe2\\x82" },                    /* cut short */
+        { "a\0b", 3, 0, "a\\x00b" },                             /* NUL */
+        { "\xff", 1, 0, "\\xff" },
+        { "", 0, 1, "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *got = sp_utf8_sanitize(cases[i].in, cases[i].len);
+        assert_non_null(got);
+        if (strcmp(got, cases[i].out) != 0)
+            fail_msg("case %zu: got \"%s\", expected \"%s\"", i, got, cases[i].out);
+        free(got);
+        if (sp_utf8_valid(cases[i].in, cases[i].len) != cases[i].valid)
+            fail_msg("case %zu: sp_utf8_valid is not %d", i, cases[i].valid);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +167,7 @@ int main(void)
         cmocka_unit_test(digest_shapes),
         cmocka_unit_test(read_fd_bounds),
         cmocka_unit_test(read_file_messages),
+        cmocka_unit_test(utf8_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
