@@ -3,7 +3,7 @@
  * values, and the one shape check of "sha256:<hex>"; bounded reading
  * (common/file.h) at and past its bounds; UTF-8 (common/utf8.h) against
  * RFC 3629's rules: overlongs, surrogates and code points past U+10FFFF are
- * invalid. */
+ * invalid; path joining (common/path.h). */
 #include "tests/unit/testlib.h"
 
 #include <errno.h>
@@ -12,6 +12,7 @@
 
 #include "common/digest.h"
 #include "common/file.h"
+#include "common/path.h"
 #include "common/utf8.h"
 
 /* SHA-256 of "" and of "abc": the NIST CSRC example values (FIPS 180-4). */
@@ -160,6 +161,25 @@ static void utf8_rules(void **state)
     }
 }
 
+static void path_join(void **state)
+{
+    (void)state;
+    static const char *const cases[][3] = {
+        { "a", "b", "a/b" }, { "a/", "b", "a/b" }, { "a//", "//b", "a/b" },
+        { "/", "x", "/x" }, { "", "x", "/x" }, { "/r", "", "/r/" },
+    };
+    char out[16];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assert_int_equal(sp_path_join(out, sizeof out, cases[i][0], cases[i][1]), 0);
+        assert_string_equal(out, cases[i][2]);
+    }
+    errno = 0;
+    assert_int_equal(sp_path_join(out, 8, "abcd", "efg"), -1);        /* "abcd/efg" is 8 + NUL */
+    assert_int_equal(errno, ENAMETOOLONG);
+    assert_int_equal(sp_path_join(out, 9, "abcd", "efg"), 0);
+    assert_string_equal(out, "abcd/efg");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -168,6 +188,7 @@ int main(void)
         cmocka_unit_test(read_fd_bounds),
         cmocka_unit_test(read_file_messages),
         cmocka_unit_test(utf8_rules),
+        cmocka_unit_test(path_join),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
