@@ -333,15 +333,6 @@ static const char *shown(const char *s, char out[64])
     return out;
 }
 
-/* The string value of KEY in map N, or NULL if absent; *BAD set when the
- * key is there but not a JSON string. */
-static const char *str_field(const struct sp_node *n, const char *key, int *bad)
-{
-    const struct sp_node *v = sp_node_get(n, key, NULL);
-    *bad = v != NULL && (v->kind != SP_NODE_SCALAR || !v->quoted);
-    return v && !*bad ? v->value : NULL;
-}
-
 static int starts_object(const char *s, size_t len)
 {
     size_t i = 0;
@@ -381,14 +372,13 @@ static int envelope_signature(struct envelope *ev, const struct sp_node *s, size
                               const char *env_name, struct sp_error *e)
 {
     const char *why = NULL;
-    int bad = 0;
     if (s->kind != SP_NODE_MAP)
         return vfail(e, env_name, "envelope", "signatures[%zu] is not an object", i);
-    const char *kid = str_field(s, "keyid", &bad);
-    if (bad || (kid && strlen(kid) > DSSE_KEYID_MAX))
+    const char *kid = sp_node_str(s, "keyid");
+    if ((kid == NULL && sp_node_get(s, "keyid", NULL) != NULL) || (kid && strlen(kid) > DSSE_KEYID_MAX))
         return vfail(e, env_name, "envelope",
                      "signatures[%zu].keyid is not a string of at most %d bytes", i, DSSE_KEYID_MAX);
-    const char *sig = str_field(s, "sig", &bad);
+    const char *sig = sp_node_str(s, "sig");
     if (sig == NULL)
         return vfail(e, env_name, "envelope", "signatures[%zu] has no sig string", i);
     if (strlen(sig) > 4 * ((SP_SIG_MAX_BYTES + 2) / 3))
@@ -412,17 +402,16 @@ static int envelope_read(struct envelope *ev, const char *env, size_t envlen,
     struct sp_error pe = { 0 };
     const char *why = NULL;
     char sh[64];
-    int bad = 0;
     if (!starts_object(env, envlen))
         return vfail(e, env_name, "envelope", "not a JSON object");
     if ((ev->doc = sp_node_parse(env, envlen, env_name, &pe)) == NULL)
         return vfail(e, env_name, "envelope", "%s", pe.msg);
-    if ((ev->ptype = str_field(ev->doc, "payloadType", &bad)) == NULL)
+    if ((ev->ptype = sp_node_str(ev->doc, "payloadType")) == NULL)
         return vfail(e, env_name, "envelope", "no payloadType string");
     if (strcmp(ev->ptype, DSSE_PAYLOAD_TYPE) != 0)
         return vfail(e, env_name, "envelope", "unknown payloadType \"%s\" (expected "
                      DSSE_PAYLOAD_TYPE ")", shown(ev->ptype, sh));
-    const char *b64 = str_field(ev->doc, "payload", &bad);
+    const char *b64 = sp_node_str(ev->doc, "payload");
     if (b64 == NULL)
         return vfail(e, env_name, "envelope", "no payload string");
     if (sp_base64_decode(b64, strlen(b64), &ev->payload, &ev->plen, &why) != 0)
@@ -483,19 +472,18 @@ static int subject_match(const struct sp_node *stmt, const char *hex, const char
     const struct sp_node *subj = sp_node_get(stmt, "subject", NULL);
     const struct sp_node *own = subj->items[0];
     char sh[64], sh2[64];
-    int bad = 0;
-    if (strcmp(str_field(sp_node_get(own, "digest", NULL), "sha256", &bad), hex) == 0)
+    if (strcmp(sp_node_str(sp_node_get(own, "digest", NULL), "sha256"), hex) == 0)
         return 0;
     for (size_t i = 1; i < subj->count; i++) {
         const struct sp_node *s = subj->items[i];
-        if (strcmp(str_field(sp_node_get(s, "digest", NULL), "sha256", &bad), hex) == 0)
+        if (strcmp(sp_node_str(sp_node_get(s, "digest", NULL), "sha256"), hex) == 0)
             return vfail(e, env_name, "subject", "%s has the sha256 of subject[%zu] \"%s\", which the "
                          "manifest describes, not of the manifest itself (subject[0] \"%s\")",
-                         man_name, i, shown(str_field(s, "name", &bad), sh),
-                         shown(str_field(own, "name", &bad), sh2));
+                         man_name, i, shown(sp_node_str(s, "name"), sh),
+                         shown(sp_node_str(own, "name"), sh2));
     }
     return vfail(e, env_name, "subject", "the manifest's subject[0] \"%s\" does not have the sha256 "
-                 "of %s (%s)", shown(str_field(own, "name", &bad), sh), man_name, hex);
+                 "of %s (%s)", shown(sp_node_str(own, "name"), sh), man_name, hex);
 }
 
 static int check_statement(const unsigned char *payload, size_t plen,
@@ -504,7 +492,6 @@ static int check_statement(const unsigned char *payload, size_t plen,
 {
     struct sp_error pe = { 0 };
     char sh[64];
-    int bad = 0;
 
     if (!starts_object((const char *)payload, plen))
         return vfail(e, env_name, "statement", "payload is not a JSON object");
@@ -512,13 +499,13 @@ static int check_statement(const unsigned char *payload, size_t plen,
     if (doc == NULL)
         return vfail(e, env_name, "statement", "%s", pe.msg);
     *doc_out = doc;
-    const char *type = str_field(doc, "_type", &bad);
+    const char *type = sp_node_str(doc, "_type");
     if (type == NULL)
         return vfail(e, env_name, "statement", "no _type string");
     if (strcmp(type, SP_STATEMENT_TYPE) != 0)
         return vfail(e, env_name, "statement", "_type \"%s\" is not " SP_STATEMENT_TYPE,
                      shown(type, sh));
-    const char *ptype = str_field(doc, "predicateType", &bad);
+    const char *ptype = sp_node_str(doc, "predicateType");
     if (ptype == NULL)
         return vfail(e, env_name, "statement", "no predicateType string");
     if (strcmp(ptype, want_ptype) != 0)
@@ -541,7 +528,7 @@ static int check_statement(const unsigned char *payload, size_t plen,
         const struct sp_node *s = subj->items[i];
         if (s->kind != SP_NODE_MAP)
             return vfail(e, env_name, "statement", "subject[%zu] is not an object", i);
-        const char *name = str_field(s, "name", &bad);
+        const char *name = sp_node_str(s, "name");
         if (name == NULL)
             return vfail(e, env_name, "statement", "subject[%zu] has no name string", i);
         if (strlen(name) > SP_SUBJECT_NAME_MAX)
@@ -550,7 +537,7 @@ static int check_statement(const unsigned char *payload, size_t plen,
         const struct sp_node *d = sp_node_get(s, "digest", NULL);
         if (d == NULL || d->kind != SP_NODE_MAP)
             return vfail(e, env_name, "statement", "subject[%zu] has no digest object", i);
-        const char *sha = str_field(d, "sha256", &bad);
+        const char *sha = sp_node_str(d, "sha256");
         if (sha == NULL)
             return vfail(e, env_name, "statement", "subject[%zu] has no sha256 digest", i);
         if (!sp_sha256_hex_valid(sha))
@@ -569,7 +556,7 @@ int sp_verify_statement(const char *env, size_t envlen, const char *env_name,
     struct sp_node *stmt = NULL;
     char keyid[SP_KEYID_HEX_LEN + 1], hex[SP_SHA256_HEX_LEN + 1];
     size_t at = 0;
-    int bad = 0, r = -1;
+    int r = -1;
 
     memset(out, 0, sizeof *out);
     if (sp_key_id(pub, keyid, e) != 0)
@@ -586,7 +573,7 @@ int sp_verify_statement(const char *env, size_t envlen, const char *env_name,
     if (subject_match(stmt, hex, man_name, env_name, e) != 0)
         goto out;
     const struct sp_node *own = sp_node_get(stmt, "subject", NULL)->items[0];
-    if ((out->subject_name = strdup(str_field(own, "name", &bad))) == NULL) {
+    if ((out->subject_name = strdup(sp_node_str(own, "name"))) == NULL) {
         sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", env_name);
         goto out;
     }

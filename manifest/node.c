@@ -42,6 +42,12 @@ const struct sp_node *sp_node_get(const struct sp_node *n, const char *key,
     return NULL;
 }
 
+const char *sp_node_str(const struct sp_node *n, const char *key)
+{
+    const struct sp_node *v = sp_node_get(n, key, NULL);
+    return v && v->kind == SP_NODE_SCALAR && v->quoted ? v->value : NULL;
+}
+
 static struct sp_node *node_new(enum sp_node_kind kind, size_t line, size_t col)
 {
     struct sp_node *n = calloc(1, sizeof *n);

@@ -60,6 +60,13 @@ void sp_node_free(struct sp_node *n);
 const struct sp_node *sp_node_get(const struct sp_node *n, const char *key,
                                   size_t *index);
 
+/* sp_node_str: the text of KEY in mapping N when it was written as a
+ * string (a quoted YAML scalar, a JSON string), else NULL: absent, a
+ * mapping, a list, a JSON number, true, false or null.  For formats whose
+ * strings are always quoted (JSON: DSSE envelopes, OCI image documents).
+ * Borrowed from the tree. */
+const char *sp_node_str(const struct sp_node *n, const char *key);
+
 /* ---- the strict reader's toolkit ---------------------------------------
  * Every reader of a tree (manifests, policies, the release catalog, DSSE
  * envelopes, OCI image JSON) reports what is wrong the same way: one line,

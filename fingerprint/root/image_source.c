@@ -383,8 +383,7 @@ int image_store_read(struct image_store *s, const char *name, uint64_t max,
 
 static const char *str_at(const struct sp_node *n, const char *key)
 {
-    const struct sp_node *v = sp_node_get(n, key, NULL);
-    return v && v->kind == SP_NODE_SCALAR && v->quoted ? v->value : NULL;
+    return sp_node_str(n, key);
 }
 
 struct desc {
