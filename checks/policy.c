@@ -283,7 +283,7 @@ static int test_from_node(const char *file, const char *key, const struct sp_nod
     if (n->kind == SP_NODE_MAP)
         return test_from_map(file, key, n, t, e);
     return sp_node_fail(e, file, n,
-              "%s: a test is a text or a mapping (one_of, equals, specifier or one_of_fact), not a list", key);
+                        "%s: a test is a text or a mapping (one_of, equals, specifier or one_of_fact), not a list", key);
 }
 
 /* ---- fact keys and names --------------------------------------------- */
@@ -324,6 +324,26 @@ static int name_ok(const char *s)
     if (n == 0 || n > SP_POLICY_NAME_MAX)
         return 0;
     return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+/* The name under KEY of mapping N, WHAT's ("rule", "policy"): a text of 1
+ * to SP_POLICY_NAME_MAX name characters.  NULL with E set when it is not;
+ * MISSING is the message when it is absent. */
+static const struct sp_node *name_of(const char *file, const struct sp_node *n,
+                                     const char *key, const char *what,
+                                     const char *missing, struct sp_error *e)
+{
+    const struct sp_node *name = sp_node_get(n, key, NULL);
+    if (name == NULL)
+        sp_node_fail(e, file, n, "%s", missing);
+    else if (sp_node_scalar(name, key, file, e) != 0)
+        name = NULL;
+    else if (!name_ok(name->value)) {
+        sp_node_fail(e, file, name, "%s name '%s' must be 1 to %d letters, digits, '.', '_' or '-'",
+                     what, name->value, SP_POLICY_NAME_MAX);
+        name = NULL;
+    }
+    return name;
 }
 
 /* ---- requirements, rules, policies ------------------------------------ */
@@ -409,19 +429,13 @@ static int rule_parse(const char *file, const struct sp_node *n, const struct sp
         return sp_node_fail(e, file, n, "a rule must be a mapping");
     if (sp_node_known_keys(n, rule_keys, "a rule", file, e) != 0)
         return -1;
-    const struct sp_node *name = sp_node_get(n, "name", NULL);
+    const struct sp_node *name = name_of(file, n, "name", "rule", "a rule needs a name", e);
     if (name == NULL)
-        return sp_node_fail(e, file, n, "a rule needs a name");
-    if (sp_node_scalar(name, "name", file, e) != 0)
         return -1;
-    if (!name_ok(name->value))
-        return sp_node_fail(e, file, name,
-                  "rule name '%s' must be 1 to %d letters, digits, '.', '_' or '-'", name->value,
-                  SP_POLICY_NAME_MAX);
     if (strcmp(name->value, "require") == 0 || strcmp(name->value, "forbid") == 0 ||
         strcmp(name->value, "when") == 0)
         return sp_node_fail(e, file, name,
-                  "rule name '%s' is reserved for the policy's own %s", name->value, name->value);
+                            "rule name '%s' is reserved for the policy's own %s", name->value, name->value);
     for (size_t i = 0; i < p->nrules; i++)
         if (strcmp(p->rules[i].name, name->value) == 0)
             return sp_node_fail(e, file, name, "two rules named '%s'", name->value);
@@ -437,7 +451,7 @@ static int rule_parse(const char *file, const struct sp_node *n, const struct sp
             r->severity = SP_SEVERITY_WARNING;
         else
             return sp_node_fail(e, file, sev, "severity must be error or warning, not '%s'",
-                      sev->value);
+                                sev->value);
     }
     if (optional_text(file, n, "message", &r->message, e) != 0 ||
         optional_text(file, n, "source", &r->source, e) != 0 ||
@@ -462,19 +476,14 @@ static int policy_from_node(const char *file, const struct sp_node *doc,
         return sp_node_fail(e, file, doc, "a policy must be a mapping");
     if (sp_node_known_keys(doc, policy_keys, "a policy", file, e) != 0)
         return -1;
-    const struct sp_node *name = sp_node_get(doc, "policy", NULL);
+    const struct sp_node *name = name_of(file, doc, "policy", "policy",
+                                         "missing key 'policy' (the policy's name)", e);
     if (name == NULL)
-        return sp_node_fail(e, file, doc, "missing key 'policy' (the policy's name)");
-    if (sp_node_scalar(name, "policy", file, e) != 0)
         return -1;
-    if (!name_ok(name->value))
-        return sp_node_fail(e, file, name,
-                  "policy name '%s' must be 1 to %d letters, digits, '.', '_' or '-'", name->value,
-                  SP_POLICY_NAME_MAX);
     for (size_t i = 0; i < ps->count; i++)
         if (strcmp(ps->policies[i].name, name->value) == 0)
             return sp_node_fail(e, file, name, "policy '%s' is also defined in %s",
-                      name->value, ps->policies[i].file);
+                                name->value, ps->policies[i].file);
     /* the file name as reports show it: valid UTF-8 (JSON, XML) */
     if ((p->name = strdup(name->value)) == NULL ||
         (p->file = sp_utf8_sanitize(file, strlen(file))) == NULL)
@@ -617,7 +626,7 @@ static int catalog_add(struct sp_policy_set *ps, const struct sp_node *doc, cons
 {
     if (ps->catalog)
         return sp_node_fail(e, name, doc, "a second release catalog (one is loaded from %s)",
-                  ps->catalog_file);
+                            ps->catalog_file);
     struct catalog *c = calloc(1, sizeof *c);
     char *file = sp_utf8_sanitize(name, strlen(name));
     if (c == NULL || file == NULL) {
