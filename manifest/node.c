@@ -352,6 +352,42 @@ done:
 /* ---- JSON ---------------------------------------------------------- */
 
 static struct sp_node *from_json(json_t *j, int depth, const char *name,
+                                 struct sp_error *e);
+
+/* The mapping node of the JSON object J, its members in jansson's order. */
+static struct sp_node *from_json_object(json_t *j, int depth, const char *name,
+                                        struct sp_error *e)
+{
+    struct sp_node *n = node_new(SP_NODE_MAP, 0, 0);
+    const char *k;
+    json_t *v;
+    /* the size is known: the arrays once, not grown pair by pair */
+    size_t size = json_object_size(j) ? json_object_size(j) : 1;
+    if (n == NULL || (n->items = malloc(size * sizeof *n->items)) == NULL ||
+        (n->keys = malloc(size * sizeof *n->keys)) == NULL ||
+        (n->key_lines = calloc(size, sizeof *n->key_lines)) == NULL ||
+        (n->key_columns = calloc(size, sizeof *n->key_columns)) == NULL) {
+        sp_node_free(n);
+        sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+        return NULL;
+    }
+    json_object_foreach(j, k, v) {
+        struct sp_node *item = from_json(v, depth + 1, name, e);
+        char *key = item ? strdup(k) : NULL;
+        if (item == NULL || key == NULL) {
+            if (item && !key)
+                sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+            sp_node_free(item);
+            sp_node_free(n);
+            return NULL;
+        }
+        n->keys[n->count] = key;
+        n->items[n->count++] = item;
+    }
+    return n;
+}
+
+static struct sp_node *from_json(json_t *j, int depth, const char *name,
                                  struct sp_error *e)
 {
     struct sp_node *n = NULL;
@@ -360,32 +396,8 @@ static struct sp_node *from_json(json_t *j, int depth, const char *name,
         return NULL;
     }
     switch (json_typeof(j)) {
-    case JSON_OBJECT: {
-        n = node_new(SP_NODE_MAP, 0, 0);
-        const char *k;
-        json_t *v;
-        /* the size is known: the arrays once, not grown pair by pair */
-        size_t size = json_object_size(j) ? json_object_size(j) : 1;
-        if (n == NULL || (n->items = malloc(size * sizeof *n->items)) == NULL ||
-            (n->keys = malloc(size * sizeof *n->keys)) == NULL ||
-            (n->key_lines = calloc(size, sizeof *n->key_lines)) == NULL ||
-            (n->key_columns = calloc(size, sizeof *n->key_columns)) == NULL)
-            goto nomem;
-        json_object_foreach(j, k, v) {
-            struct sp_node *item = from_json(v, depth + 1, name, e);
-            char *key = item ? strdup(k) : NULL;
-            if (item == NULL || key == NULL) {
-                if (item && !key)
-                    sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
-                sp_node_free(item);
-                sp_node_free(n);
-                return NULL;
-            }
-            n->keys[n->count] = key;
-            n->items[n->count++] = item;
-        }
-        return n;
-    }
+    case JSON_OBJECT:
+        return from_json_object(j, depth, name, e);
     case JSON_ARRAY: {
         n = node_new(SP_NODE_SEQ, 0, 0);
         size_t i;
