@@ -70,6 +70,22 @@ int sp_read_fd(int fd, size_t max, size_t size, int exact, char **buf, size_t *l
     return 0;
 }
 
+int sp_pread_full(int fd, void *buf, size_t size, uint64_t offset)
+{
+    size_t n = 0;
+    while (n < size) {
+        ssize_t got = pread(fd, (char *)buf + n, size - n, (off_t)(offset + n));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            errno = got < 0 ? errno : ENODATA;
+            return -1;
+        }
+        n += (size_t)got;
+    }
+    return 0;
+}
+
 int sp_read_file(const char *path, size_t max, const char *what, char **buf,
                  size_t *len, struct sp_error *e)
 {

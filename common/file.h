@@ -13,6 +13,7 @@
 #define SP_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "manifest/error.h"
 
@@ -25,6 +26,13 @@
  * Does not close FD.  Returns 0, or -1 with errno: EFBIG (more than MAX
  * bytes, or with EXACT more than SIZE), ENOMEM, or read(2)'s errno. */
 int sp_read_fd(int fd, size_t max, size_t size, int exact, char **buf, size_t *len);
+
+/* sp_pread_full: exactly SIZE bytes of FD from OFFSET into BUF (the
+ * caller's, at least SIZE bytes), retrying short reads and EINTR; the file
+ * position is not moved.  For a blob at a known place in a file (a member
+ * of a tar archive).  0, or -1 with errno: ENODATA (the file ends first),
+ * or pread(2)'s errno. */
+int sp_pread_full(int fd, void *buf, size_t size, uint64_t offset);
 
 /* sp_read_file: read the file PATH ("-": standard input) into *BUF (*LEN
  * bytes), at most MAX bytes.  Opens without blocking (a FIFO or a device

@@ -27,6 +27,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "manifest/node.h"
 
 #define MT_OCI_INDEX "application/vnd.oci.image.index.v1+json"
@@ -354,28 +355,21 @@ int image_store_read(struct image_store *s, const char *name, uint64_t max,
     }
     s->json_read += b.size;
     char *d = malloc(b.size + 1);
-    size_t n = 0;
     if (d == NULL) {
         close(b.fd);
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
     }
-    while (n < b.size) {
-        ssize_t got = pread(b.fd, d + n, b.size - n, (off_t)(b.offset + n));
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) {
-            int err = got < 0 ? errno : EIO;
-            free(d);
-            close(b.fd);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s", s->path, name,
-                           got < 0 ? strerror(err) : "truncated");
-        }
-        n += (size_t)got;
+    if (sp_pread_full(b.fd, d, b.size, b.offset) != 0) {
+        int err = errno;
+        free(d);
+        close(b.fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s", s->path, name,
+                       err == ENODATA ? "truncated" : strerror(err));
     }
     close(b.fd);
-    d[n] = '\0';
+    d[b.size] = '\0';
     *buf = d;
-    *len = n;
+    *len = b.size;
     return 0;
 }
 

@@ -116,6 +116,23 @@ static void read_fd_bounds(void **state)
     close(fd);
 }
 
+static void pread_region(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/sp-test-common-XXXXXX", buf[8];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    unlink(path);
+    assert_int_equal(write(fd, "0123456789", 10), 10);
+    assert_int_equal(sp_pread_full(fd, buf, 4, 3), 0);
+    assert_memory_equal(buf, "3456", 4);
+    assert_int_equal(sp_pread_full(fd, buf, 0, 10), 0);
+    errno = 0;
+    assert_int_equal(sp_pread_full(fd, buf, 4, 8), -1);           /* 2 bytes left */
+    assert_int_equal(errno, ENODATA);
+    close(fd);
+}
+
 static void read_file_messages(void **state)
 {
     (void)state;
@@ -186,6 +203,7 @@ int main(void)
         cmocka_unit_test(digest_known_values),
         cmocka_unit_test(digest_shapes),
         cmocka_unit_test(read_fd_bounds),
+        cmocka_unit_test(pread_region),
         cmocka_unit_test(read_file_messages),
         cmocka_unit_test(utf8_rules),
         cmocka_unit_test(path_join),
