@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fingerprint/probes/probe.h"
+#include "fingerprint/probes/python/python_env.h"
 #include "fingerprint/root/root.h"
 
 static char fuzz_dir[64];
@@ -75,6 +76,7 @@ static void fuzz_probe_file(const char *rel, const uint8_t *data, size_t size,
     factset_init(&fs);
     struct probe_ctx ctx = { .root = root, .facts = &fs, .python = python };
     probe(&ctx, &e);
+    py_workload_release(&ctx);   /* what the python probe leaves for later probes */
     factset_free(&fs);
     root_close(root);
 }

@@ -36,6 +36,8 @@ struct probe_ctx {
     const char *const *neff;     /* --neff FILE... (inside the root) */
     size_t nneff;
     const char *artifacts;       /* --artifacts DIR (inside the root), or NULL */
+    struct py_interp *python_env; /* the workload's Python, set by the python probe
+                                   * (python/python_env.h), or NULL */
 };
 
 struct probe {
@@ -46,8 +48,9 @@ struct probe {
 /* The probe table, in run order, terminated by { NULL, NULL }. */
 extern const struct probe sp_probes[];
 
-/* probe_run_all: run every probe of the table on CTX.  Returns 0, or -1 with
- * E set when a probe fails fatally. */
+/* probe_run_all: run every probe of the table on CTX, then release what the
+ * probes shared (ctx->python_env).  Returns 0, or -1 with E set when a
+ * probe fails fatally. */
 int probe_run_all(struct probe_ctx *ctx, struct sp_error *e);
 
 /* probe_getenv: NAME's value in ctx->environ, or NULL (always NULL when the

@@ -5,7 +5,9 @@
  * /opt/aws_neuronx_venv_* (and the Inf1 /opt/aws_neuron_venv_*), conda
  * installs and their envs, and the system interpreter /usr/bin/python3.
  * It must not run any interpreter or read through anything but the root
- * (python_env.c does the reading). */
+ * (fingerprint/probes/python/ does the reading).  The workload's
+ * interpreter, once read, is left in ctx->python_env for the torch and
+ * runtime probes. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,10 +211,30 @@ static int others(struct probe_ctx *ctx, const char *workload_prefix,
     return rc;
 }
 
+/* The workload's facts: python.path, python.prefix, python.version and
+ * pip.*, from PI as py_choose_workload opened it.  0, or -1 on ENOMEM. */
+static int record_workload(struct probe_ctx *ctx, struct py_interp *pi)
+{
+    char ev[SP_ROOT_PATH_MAX * 2 + 1200], version[64];
+    snprintf(ev, sizeof ev, "%s; resolves to %s", pi->how, pi->real);
+    if (probe_set(ctx, "python.path", pi->exe, ev) != 0)
+        return -1;
+    if (pi->venv)
+        snprintf(ev, sizeof ev, "%s (a venv; base %s)", pi->venv_cfg, pi->base);
+    else
+        snprintf(ev, sizeof ev, "%s/os.py (the stdlib landmark)", pi->stdlib);
+    if (probe_set(ctx, "python.prefix", pi->prefix, ev) != 0)
+        return -1;
+    int v = py_interp_version(ctx, pi, 0, version, sizeof version, ev, sizeof ev);
+    if (v < 0 || (v == 0 && probe_set(ctx, "python.version", version, ev) != 0))
+        return -1;
+    return py_dists_record(ctx, pi, "pip.", 0) < 0 ? -1 : 0;
+}
+
 int probe_python(struct probe_ctx *ctx, struct sp_error *e)
 {
-    struct py_interp *pi = calloc(1, sizeof *pi);
-    char *prefix = NULL;
+    py_workload_release(ctx);
+    struct py_interp *pi = calloc(1, sizeof *pi), *other = NULL;
     int rc = -1;
     if (pi == NULL)
         goto out;
@@ -227,33 +249,23 @@ int probe_python(struct probe_ctx *ctx, struct sp_error *e)
             goto out;
     }
     if (found == 0) {
-        char ev[SP_ROOT_PATH_MAX * 2 + 1200], version[64];
-        snprintf(ev, sizeof ev, "%s; resolves to %s", pi->how, pi->real);
-        if (probe_set(ctx, "python.path", pi->exe, ev) != 0)
+        if (record_workload(ctx, pi) != 0)
             goto out;
-        if (pi->venv)
-            snprintf(ev, sizeof ev, "%s (a venv; base %s)", pi->venv_cfg, pi->base);
-        else
-            snprintf(ev, sizeof ev, "%s/os.py (the stdlib landmark)", pi->stdlib);
-        if (probe_set(ctx, "python.prefix", pi->prefix, ev) != 0)
-            goto out;
-        int v = py_interp_version(ctx, pi, 0, version, sizeof version, ev, sizeof ev);
-        if (v < 0 || (v == 0 && probe_set(ctx, "python.version", version, ev) != 0))
-            goto out;
-        if (py_dists_record(ctx, pi, "pip.", 0) < 0)
-            goto out;
-        if ((prefix = strdup(pi->prefix)) == NULL)
-            goto out;
+        py_workload_set(ctx, pi);   /* shared with the torch and runtime probes */
+        pi = NULL;
     }
-    py_interp_free(pi);
-    if (others(ctx, prefix, pi) != 0)
+    if ((other = calloc(1, sizeof *other)) == NULL)
+        goto out;
+    if (others(ctx, ctx->python_env ? ctx->python_env->prefix : NULL, other) != 0)
         goto out;
     rc = 0;
 out:
     if (pi)
         py_interp_free(pi);
     free(pi);
-    free(prefix);
+    if (other)
+        py_interp_free(other);
+    free(other);
     if (rc != 0)
         return sp_fail(e, SP_EXIT_INPUT, "python: %s", strerror(ENOMEM));
     return 0;

@@ -13,7 +13,9 @@
  * group is killed at the timeout, and as soon as the answer is read.  Its
  * output is bounded (RUNTIME_OUTPUT_MAX); more is a warning and a kill.
  * Nothing it says is trusted beyond being recorded: values are checked for
- * length and kind like any read file.
+ * length and kind like any read file.  The files it imports are compared
+ * with the sys.path folder of each distribution the python probe read
+ * (ctx->python_env).
  *
  * The interpreter's answer is one line "stackprint-deep-1 <JSON object>"
  * on the file descriptor that was stdout when it started; the script first
@@ -33,7 +35,9 @@
 #include <unistd.h>
 
 #include "checks/version.h"
+#include "common/strbuf.h"
 #include "fingerprint/probes/probe.h"
+#include "fingerprint/probes/python/python_env.h"
 
 #define RUNTIME_OUTPUT_MAX (64u * 1024)  /* bytes of the interpreter's stdout */
 #define RUNTIME_MARKER "stackprint-deep-1 "
@@ -143,6 +147,93 @@ static void child(const char *python, int wfd, char *const *envp)
     _exit(127);
 }
 
+/* Start PYTHON with the script, its stdout the write end of a pipe.
+ * Returns the child's pid with *RFD the read end, or -1 with a one-line
+ * reason in WHY. */
+static pid_t spawn(const char *python, char *const *envp, int *rfd, char *why, size_t whysz)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        snprintf(why, whysz, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, whysz, "fork: %s", strerror(errno));
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0)
+        child(python, p[1], envp);
+    setpgid(pid, pid);   /* both sides set it: no race with the kill in run_interpreter */
+    close(p[1]);
+    *rfd = p[0];
+    return pid;
+}
+
+/* Read the child's stdout from FD into BUF (RUNTIME_OUTPUT_MAX + 1 bytes)
+ * until it closes it or exits, or TIMEOUT_MS pass.  0 with *LEN, or -1
+ * with a one-line reason in WHY (timed out, too much output, poll or read
+ * failed). */
+static int collect(int fd, pid_t pid, int timeout_ms, char *buf, size_t *len,
+                   char *why, size_t whysz)
+{
+    double deadline = now_s() + timeout_ms / 1000.0;
+    for (;;) {
+        double left = deadline - now_s();
+        if (left <= 0) {
+            snprintf(why, whysz, "no answer within %d s; its process group was killed",
+                     timeout_ms / 1000);
+            return -1;
+        }
+        /* wake at least every 100 ms: a leader that has exited while a
+         * process it started keeps the pipe open ends the wait */
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        int wait_ms = left > 0.1 ? 100 : (int)(left * 1000) + 1;
+        int n = poll(&pfd, 1, wait_ms);
+        if (n < 0 && errno != EINTR) {
+            snprintf(why, whysz, "poll: %s", strerror(errno));
+            return -1;
+        }
+        if (n > 0) {
+            ssize_t r = read(fd, buf + *len, RUNTIME_OUTPUT_MAX + 1 - *len);
+            if (r < 0 && errno != EINTR && errno != EAGAIN) {
+                snprintf(why, whysz, "read: %s", strerror(errno));
+                return -1;
+            }
+            if (r == 0)
+                return 0;
+            if (r > 0 && (*len += (size_t)r) > RUNTIME_OUTPUT_MAX) {
+                snprintf(why, whysz, "wrote more than %u bytes to stdout; its process "
+                         "group was killed", RUNTIME_OUTPUT_MAX);
+                return -1;
+            }
+            continue;
+        }
+        siginfo_t si = { 0 };
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
+            return 0;   /* exited; whatever it wrote is in the pipe or lost */
+    }
+}
+
+/* Drain what is already in the pipe FD without waiting.  0, or -1 with
+ * WHY when it holds more than the bound. */
+static int drain(int fd, char *buf, size_t *len, char *why, size_t whysz)
+{
+    int fl = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+    ssize_t r;
+    while (*len <= RUNTIME_OUTPUT_MAX &&
+           (r = read(fd, buf + *len, RUNTIME_OUTPUT_MAX + 1 - *len)) > 0)
+        *len += (size_t)r;
+    if (*len > RUNTIME_OUTPUT_MAX) {
+        snprintf(why, whysz, "wrote more than %u bytes to stdout", RUNTIME_OUTPUT_MAX);
+        return -1;
+    }
+    return 0;
+}
+
 /* Run PYTHON with the script; the bytes it wrote to stdout (at most
  * RUNTIME_OUTPUT_MAX) into *OUT (malloc'd, NUL-terminated).  Returns 0, or
  * -1 with a one-line reason in WHY (timed out, output over the bound, could
@@ -150,88 +241,22 @@ static void child(const char *python, int wfd, char *const *envp)
 static int run_interpreter(const char *python, char *const *envp, int timeout_ms,
                            char **out, size_t *outlen, char *why, size_t whysz)
 {
-    int p[2];
-    if (pipe2(p, O_CLOEXEC) != 0) {
-        snprintf(why, whysz, "pipe: %s", strerror(errno));
-        return -1;
-    }
     char *buf = malloc(RUNTIME_OUTPUT_MAX + 1);
-    if (buf == NULL) {
-        close(p[0]);
-        close(p[1]);
+    if (buf == NULL)
         return -2;
-    }
-    pid_t pid = fork();
+    int fd;
+    pid_t pid = spawn(python, envp, &fd, why, whysz);
     if (pid < 0) {
-        snprintf(why, whysz, "fork: %s", strerror(errno));
-        close(p[0]);
-        close(p[1]);
         free(buf);
         return -1;
     }
-    if (pid == 0)
-        child(python, p[1], envp);
-    setpgid(pid, pid);   /* both sides set it: no race with the kill below */
-    close(p[1]);
-
     size_t len = 0;
-    int rc = 0, done = 0;
-    double deadline = now_s() + timeout_ms / 1000.0;
-    while (!done) {
-        double left = deadline - now_s();
-        if (left <= 0) {
-            snprintf(why, whysz, "no answer within %d s; its process group was killed",
-                     timeout_ms / 1000);
-            rc = -1;
-            break;
-        }
-        /* wake at least every 100 ms: a leader that has exited while a
-         * process it started keeps the pipe open ends the wait */
-        struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-        int wait_ms = left > 0.1 ? 100 : (int)(left * 1000) + 1;
-        int n = poll(&pfd, 1, wait_ms);
-        if (n < 0 && errno != EINTR) {
-            snprintf(why, whysz, "poll: %s", strerror(errno));
-            rc = -1;
-            break;
-        }
-        if (n > 0) {
-            ssize_t r = read(p[0], buf + len, RUNTIME_OUTPUT_MAX + 1 - len);
-            if (r < 0 && errno != EINTR && errno != EAGAIN) {
-                snprintf(why, whysz, "read: %s", strerror(errno));
-                rc = -1;
-                break;
-            }
-            if (r == 0)
-                done = 1;
-            if (r > 0 && (len += (size_t)r) > RUNTIME_OUTPUT_MAX) {
-                snprintf(why, whysz, "wrote more than %u bytes to stdout; its process "
-                         "group was killed", RUNTIME_OUTPUT_MAX);
-                rc = -1;
-                break;
-            }
-            continue;
-        }
-        siginfo_t si = { 0 };
-        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
-            done = 1;   /* exited; whatever it wrote is in the pipe or lost */
-    }
-    /* drain what is already in the pipe without waiting */
-    if (rc == 0) {
-        int fl = fcntl(p[0], F_GETFL);
-        fcntl(p[0], F_SETFL, fl | O_NONBLOCK);
-        ssize_t r;
-        while (len <= RUNTIME_OUTPUT_MAX &&
-               (r = read(p[0], buf + len, RUNTIME_OUTPUT_MAX + 1 - len)) > 0)
-            len += (size_t)r;
-        if (len > RUNTIME_OUTPUT_MAX) {
-            snprintf(why, whysz, "wrote more than %u bytes to stdout", RUNTIME_OUTPUT_MAX);
-            rc = -1;
-        }
-    }
+    int rc = collect(fd, pid, timeout_ms, buf, &len, why, whysz);
+    if (rc == 0)
+        rc = drain(fd, buf, &len, why, whysz);
     /* the leader is not reaped yet, so its group id cannot have been reused */
     kill(-pid, SIGKILL);
-    close(p[0]);
+    close(fd);
     int st;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
@@ -268,11 +293,13 @@ static json_t *answer(const char *out, size_t len)
     return j;
 }
 
-/* Disagreements between runtime and static facts, comma-separated into
- * LIST; one warning each naming both sides. */
+/* Disagreements between runtime and static facts: their keys,
+ * comma-separated into LIST (at most RUNTIME_DISAGREE_MAX bytes; an
+ * allocation failure is checked once, by probe_runtime); one warning each
+ * naming both sides. */
+#define RUNTIME_DISAGREE_MAX 511
 struct disagree {
-    char list[512];
-    size_t len;
+    struct sp_strbuf list;
 };
 
 static void disagree(struct probe_ctx *ctx, struct disagree *d, const char *key,
@@ -286,9 +313,7 @@ static void disagree(struct probe_ctx *ctx, struct disagree *d, const char *key,
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     factset_warn(ctx->facts, "%s: %s", key, msg);
-    int n = snprintf(d->list + d->len, sizeof d->list - d->len, "%s%s", d->len ? "," : "", key);
-    if (n > 0 && (size_t)n < sizeof d->list - d->len)
-        d->len += (size_t)n;
+    sp_strbuf_item(&d->list, ",", key);
 }
 
 /* RUNTIME (what the interpreter reports) matches METADATA (the
@@ -310,9 +335,19 @@ static int same_version(const char *runtime, const char *metadata)
     return same;
 }
 
-/* The site folder two levels above PATH, resolved inside the root, into
- * OUT: of <site>/<name>.dist-info/METADATA (a distribution's evidence) and
- * of <site>/<pkg>/__init__.py (an imported package's file) alike; 0 or -1. */
+/* PATH with every link resolved inside the root, into OUT; 0 or -1. */
+static int real_of(struct probe_ctx *ctx, const char *path, char *out, size_t outsz)
+{
+    char *real = NULL;
+    if (root_realpath(ctx->root, path, &real) != 0)
+        return -1;
+    int rc = snprintf(out, outsz, "%s", real) < (int)outsz ? 0 : -1;
+    free(real);
+    return rc;
+}
+
+/* The site folder of an imported package's file <site>/<pkg>/__init__.py
+ * (two levels above PATH), resolved inside the root, into OUT; 0 or -1. */
 static int site_of(struct probe_ctx *ctx, const char *path, char *out, size_t outsz)
 {
     char d[SP_ROOT_PATH_MAX];
@@ -324,12 +359,17 @@ static int site_of(struct probe_ctx *ctx, const char *path, char *out, size_t ou
             return -1;
         *slash = '\0';
     }
-    char *real = NULL;
-    if (root_realpath(ctx->root, d, &real) != 0)
-        return -1;
-    int rc = snprintf(out, outsz, "%s", real) < (int)outsz ? 0 : -1;
-    free(real);
-    return rc;
+    return real_of(ctx, d, out, outsz);
+}
+
+/* The sys.path folder of the workload's distribution NAME (PEP 503), as the
+ * python probe found it (ctx->python_env), resolved inside the root, into
+ * OUT; 0 or -1.  A .dist-info folder and an egg-info file alike. */
+static int dist_site(struct probe_ctx *ctx, const char *name, char *out, size_t outsz)
+{
+    const struct py_interp *pi = ctx->python_env;
+    const struct py_dist *d = pi ? py_dist_find(pi, name) : NULL;
+    return d ? real_of(ctx, pi->dirs[d->dir], out, outsz) : -1;
 }
 
 static void compare(struct probe_ctx *ctx, struct disagree *d)
@@ -369,9 +409,9 @@ static void compare(struct probe_ctx *ctx, struct disagree *d)
     free(ra);
     free(sa);
 
-    static const struct { const char *rt, *st; } files[] = {
-        { "runtime.torch.file", "pip.torch" },
-        { "runtime.torch_neuronx.file", "pip.torch-neuronx" },
+    static const struct { const char *rt, *st, *dist; } files[] = {
+        { "runtime.torch.file", "pip.torch", "torch" },
+        { "runtime.torch_neuronx.file", "pip.torch-neuronx", "torch-neuronx" },
     };
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         const char *rf = factset_get(ctx->facts, files[i].rt);
@@ -380,7 +420,7 @@ static void compare(struct probe_ctx *ctx, struct disagree *d)
         if (rf == NULL || *rf == '\0' || sf == NULL)
             continue;
         if (site_of(ctx, rf, a, sizeof a) != 0 ||
-            site_of(ctx, sf->evidence, b, sizeof b) != 0)
+            dist_site(ctx, files[i].dist, b, sizeof b) != 0)
             continue;
         if (strcmp(a, b) != 0)
             disagree(ctx, d, files[i].rt, "imported from %s; the environment's metadata "
@@ -433,11 +473,17 @@ int probe_runtime(struct probe_ctx *ctx, struct sp_error *e)
     json_decref(j);
     if (rc != 0)
         return sp_fail(e, SP_EXIT_INPUT, "runtime: %s", strerror(ENOMEM));
-    struct disagree d = { .len = 0 };
+    struct disagree d;
+    sp_strbuf_init(&d.list, RUNTIME_DISAGREE_MAX);
     compare(ctx, &d);
-    if (d.len && probe_set(ctx, "runtime.disagreements", d.list,
-                           "runtime facts that contradict their static counterparts "
-                           "(see the warnings)") != 0)
+    rc = d.list.failed ? -1 : 0;
+    if (rc == 0 && d.list.len &&
+        probe_set(ctx, "runtime.disagreements", sp_strbuf_str(&d.list),
+                  "runtime facts that contradict their static counterparts "
+                  "(see the warnings)") != 0)
+        rc = -1;
+    sp_strbuf_free(&d.list);
+    if (rc != 0)
         return sp_fail(e, SP_EXIT_INPUT, "runtime: %s", strerror(ENOMEM));
     return 0;
 }

@@ -2,16 +2,17 @@
  * torch.build.git from torch/version.py) and the backend path
  * (torch.backend: native, xla, neuron-inf1, none or ambiguous) of the
  * workload's environment, by the markers of doc/DOMAIN.md section 4.  Runs
- * after the python probe and reads its pip.* facts (and their METADATA
- * evidence); re-reads the workload's sys.path quietly through
- * python_env.c.  It must not import anything, guess a backend from the
- * distribution name alone, or guess a GPU from a CUDA build. */
+ * after the python probe and reads its pip.* facts and the environment it
+ * read (ctx->python_env: sys.path, each distribution's folder).  It must
+ * not import anything, guess a backend from the distribution name alone,
+ * or guess a GPU from a CUDA build. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strbuf.h"
 #include "fingerprint/probes/probe.h"
 #include "fingerprint/probes/python/python_env.h"
 
@@ -59,7 +60,7 @@ static int version_py_value(const char *buf, const char *name, char *out, size_t
     return 1;
 }
 
-static int build_facts(struct probe_ctx *ctx, struct py_interp *pi)
+static int build_facts(struct probe_ctx *ctx, const struct py_interp *pi)
 {
     char pkg[SP_ROOT_PATH_MAX], vpy[SP_ROOT_PATH_MAX + 16];
     if (py_find_package(ctx, pi, "torch", pkg, sizeof pkg) != 0)
@@ -88,18 +89,17 @@ static int build_facts(struct probe_ctx *ctx, struct py_interp *pi)
     return rc;
 }
 
+/* One side's markers: how many were seen, and their ", "-separated list
+ * (at most TORCH_MARKERS_MAX - 1 bytes; an allocation failure is checked
+ * once, in decide()). */
 struct markers {
-    char text[TORCH_MARKERS_MAX];
-    size_t len;
+    struct sp_strbuf list;
     int count;
 };
 
 static void mark(struct markers *m, const char *what)
 {
-    int n = snprintf(m->text + m->len, sizeof m->text - m->len, "%s%s",
-                     m->count ? ", " : "", what);
-    if (n > 0 && (size_t)n < sizeof m->text - m->len)
-        m->len += (size_t)n;
+    sp_strbuf_item(&m->list, ", ", what);
     m->count++;
 }
 
@@ -189,7 +189,7 @@ static int requires(struct probe_ctx *ctx, const char *metadata, struct markers 
 }
 
 /* The package folder torch_neuronx/: what it holds. */
-static void package_markers(struct probe_ctx *ctx, struct py_interp *pi,
+static void package_markers(struct probe_ctx *ctx, const struct py_interp *pi,
                             struct markers *native, struct markers *xla)
 {
     char pkg[SP_ROOT_PATH_MAX];
@@ -225,7 +225,35 @@ static void package_markers(struct probe_ctx *ctx, struct py_interp *pi,
     root_names_free(names, n);
 }
 
-static int backend(struct probe_ctx *ctx, struct py_interp *pi)
+/* torch.backend from the markers of torch-neuronx NX (and torch-neuron N1,
+ * or NULL): native or xla when only that side has markers, else ambiguous
+ * (warned).  0, or -1 on ENOMEM. */
+static int decide(struct probe_ctx *ctx, const struct fact *nx, const struct fact *n1,
+                  const struct markers *native, const struct markers *xla)
+{
+    if (native->list.failed || xla->list.failed) {
+        errno = ENOMEM;
+        return -1;
+    }
+    char ev[4096];
+    snprintf(ev, sizeof ev, "torch-neuronx %s (%s); native markers: %s; xla markers: %s",
+             nx->value, nx->evidence ? nx->evidence : "?",
+             native->count ? sp_strbuf_str(&native->list) : "none",
+             xla->count ? sp_strbuf_str(&xla->list) : "none");
+    if (n1)
+        factset_warn(ctx->facts, "torch.backend: torch-neuron %s (Inf1) and torch-neuronx %s "
+                     "are both installed", n1->value, nx->value);
+    const char *value = native->count && !xla->count ? "native" :
+                        xla->count && !native->count ? "xla" : "ambiguous";
+    if (strcmp(value, "ambiguous") == 0)
+        factset_warn(ctx->facts, "torch.backend: %s: torch-neuronx %s has %s; recorded "
+                     "\"ambiguous\"", nx->evidence ? nx->evidence : "?", nx->value,
+                     native->count ? "both native and XLA markers" :
+                     "neither native nor XLA markers");
+    return probe_set(ctx, "torch.backend", value, ev);
+}
+
+static int backend(struct probe_ctx *ctx, const struct py_interp *pi)
 {
     const struct fact *nx = factset_find(ctx->facts, "pip.torch-neuronx");
     const struct fact *n1 = factset_find(ctx->facts, "pip.torch-neuron");
@@ -241,43 +269,33 @@ static int backend(struct probe_ctx *ctx, struct py_interp *pi)
             ev[sizeof ev - 1] = '\0';
         return probe_set(ctx, "torch.backend", "none", ev);
     }
-    struct markers native = { .len = 0 }, xla = { .len = 0 };
-    if (nx->evidence) {
-        char distdir[SP_ROOT_PATH_MAX];
-        snprintf(distdir, sizeof distdir, "%s", nx->evidence);
-        char *slash = strrchr(distdir, '/');
-        /* the evidence is <dist-info>/METADATA, or an egg-info file itself */
-        if (slash && (strcmp(slash, "/METADATA") == 0 || strcmp(slash, "/PKG-INFO") == 0)) {
-            *slash = '\0';
-            entry_points(ctx, distdir, &native);
+    struct markers native = { .count = 0 }, xla = { .count = 0 };
+    sp_strbuf_init(&native.list, TORCH_MARKERS_MAX - 1);
+    sp_strbuf_init(&xla.list, TORCH_MARKERS_MAX - 1);
+    int rc = 0;
+    const struct py_dist *d = py_dist_find(pi, "torch-neuronx");
+    if (d) {
+        /* a .dist-info or .egg-info folder, or an egg-info file itself */
+        if (d->folder)
+            entry_points(ctx, d->folder, &native);
+        rc = requires(ctx, d->metadata, &xla);
+    }
+    if (rc == 0) {
+        package_markers(ctx, pi, &native, &xla);
+        const char *tx = factset_get(ctx->facts, "pip.torch-xla");
+        if (tx) {
+            char what[300];
+            snprintf(what, sizeof what, "torch-xla %s installed", tx);
+            mark(&xla, what);
         }
-        if (requires(ctx, nx->evidence, &xla) != 0)
-            return -1;
+        const char *pjrt = probe_getenv(ctx, "PJRT_DEVICE");
+        if (pjrt && strcmp(pjrt, "NEURON") == 0)
+            mark(&xla, "PJRT_DEVICE=NEURON");
+        rc = decide(ctx, nx, n1, &native, &xla);
     }
-    package_markers(ctx, pi, &native, &xla);
-    const char *tx = factset_get(ctx->facts, "pip.torch-xla");
-    if (tx) {
-        char what[300];
-        snprintf(what, sizeof what, "torch-xla %s installed", tx);
-        mark(&xla, what);
-    }
-    const char *pjrt = probe_getenv(ctx, "PJRT_DEVICE");
-    if (pjrt && strcmp(pjrt, "NEURON") == 0)
-        mark(&xla, "PJRT_DEVICE=NEURON");
-    snprintf(ev, sizeof ev, "torch-neuronx %s (%s); native markers: %s; xla markers: %s",
-             nx->value, nx->evidence ? nx->evidence : "?",
-             native.count ? native.text : "none", xla.count ? xla.text : "none");
-    if (n1)
-        factset_warn(ctx->facts, "torch.backend: torch-neuron %s (Inf1) and torch-neuronx %s "
-                     "are both installed", n1->value, nx->value);
-    const char *value = native.count && !xla.count ? "native" :
-                        xla.count && !native.count ? "xla" : "ambiguous";
-    if (strcmp(value, "ambiguous") == 0)
-        factset_warn(ctx->facts, "torch.backend: %s: torch-neuronx %s has %s; recorded "
-                     "\"ambiguous\"", nx->evidence ? nx->evidence : "?", nx->value,
-                     native.count ? "both native and XLA markers" :
-                     "neither native nor XLA markers");
-    return probe_set(ctx, "torch.backend", value, ev);
+    sp_strbuf_free(&native.list);
+    sp_strbuf_free(&xla.list);
+    return rc;
 }
 
 /* A torch with a +cuXXX local label (a CUDA build) on a host with Neuron
@@ -303,26 +321,11 @@ static void cuda_on_neuron(struct probe_ctx *ctx)
 
 int probe_torch(struct probe_ctx *ctx, struct sp_error *e)
 {
-    struct py_interp *pi = calloc(1, sizeof *pi);
-    int rc = -1;
+    const struct py_interp *pi = ctx->python_env;
     if (pi == NULL)
-        goto out;
-    int found = py_choose_workload(ctx, PY_QUIET, pi);
-    if (found < 0)
-        goto out;
-    if (found > 0) {
-        rc = 0;   /* no interpreter: the python probe said so */
-        goto out;
-    }
+        return 0;   /* no usable interpreter: the python probe said so */
     if (build_facts(ctx, pi) != 0 || backend(ctx, pi) != 0)
-        goto out;
-    cuda_on_neuron(ctx);
-    rc = 0;
-out:
-    if (pi)
-        py_interp_free(pi);
-    free(pi);
-    if (rc != 0)
         return sp_fail(e, SP_EXIT_INPUT, "torch: %s", strerror(ENOMEM));
+    cuda_on_neuron(ctx);
     return 0;
 }

@@ -1,5 +1,6 @@
 /* fingerprint/probes/probes.c: the probe table and helpers shared by all probes. */
 #include "fingerprint/probes/probe.h"
+#include "fingerprint/probes/python/python_env.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,10 +40,11 @@ const struct probe sp_probes[] = {
 
 int probe_run_all(struct probe_ctx *ctx, struct sp_error *e)
 {
-    for (const struct probe *p = sp_probes; p->name; p++)
-        if (p->run(ctx, e) != 0)
-            return -1;
-    return 0;
+    int rc = 0;
+    for (const struct probe *p = sp_probes; p->name && rc == 0; p++)
+        rc = p->run(ctx, e) != 0 ? -1 : 0;
+    py_workload_release(ctx);
+    return rc;
 }
 
 const char *probe_getenv(const struct probe_ctx *ctx, const char *name)

@@ -168,6 +168,24 @@ check "shadowed: the warning names the shadowing folder" warned "$TMPDIR/shadowe
 deep "$TMPDIR/unshadowed.json" --python "$TMPDIR/shadowed/bin/python3"
 check "shadowed: without PYTHONPATH they agree" [ -z "$(fact "$TMPDIR/unshadowed.json" runtime.disagreements)" ]
 
+# 5b. torch's metadata as a legacy egg-info file (distutils' install_egg_info
+# writes <site>/<name>-<version>-py3.X.egg-info as one file, not a folder):
+# the distribution is in the very folder torch is imported from, as
+# importlib.metadata says (the oracle: locate_file("") of the distribution
+# against torch.__file__), so no runtime.torch.file disagreement.
+venv "$TMPDIR/eggfile"
+fake_torch "$SITE" 2.10.0
+rm -rf "$DIST"
+printf 'Metadata-Version: 1.1\nName: torch\nVersion: 2.10.0\n' >"$SITE/torch-2.10.0-py3.egg-info"
+deep "$TMPDIR/eggfile.json" --python "$TMPDIR/eggfile/bin/python3"
+where=$("$TMPDIR/eggfile/bin/python3" -c 'import importlib.metadata as m, os, torch
+d = os.path.realpath(m.distribution("torch").locate_file(""))
+print("same" if d == os.path.dirname(os.path.dirname(os.path.realpath(torch.__file__))) else d)')
+check "egg-info file: importlib.metadata puts torch's distribution where torch is imported from" [ "$where" = same ]
+check "egg-info file: pip.torch read from the file" [ "$(fact "$TMPDIR/eggfile.json" pip.torch)" = 2.10.0 ]
+check "egg-info file: runtime torch 2.10.0" [ "$(fact "$TMPDIR/eggfile.json" runtime.torch.version)" = 2.10.0 ]
+check "egg-info file: no disagreement" [ -z "$(fact "$TMPDIR/eggfile.json" runtime.disagreements)" ]
+
 # 6. An import that never returns: killed at the timeout, with its whole
 # process group; the manifest is still written with the static facts.
 venv "$TMPDIR/sleep"

@@ -119,6 +119,7 @@ static inline void fx_probe(const char *rootdir, const char *python, char *const
     struct sp_error e = { 0 };
     assert_int_equal(probe_python(&ctx, &e), 0);
     assert_int_equal(probe_torch(&ctx, &e), 0);
+    py_workload_release(&ctx);
     root_close(r);
 }
 
@@ -166,6 +167,7 @@ static inline void fx_probe_denied(const char *rootdir, const char *python, cons
     struct sp_error e = { 0 };
     assert_int_equal(probe_python(&ctx, &e), 0);
     assert_int_equal(probe_torch(&ctx, &e), 0);
+    py_workload_release(&ctx);
     fx_deny = NULL;
     r->ops = fx_inner;
     root_close(r);

@@ -151,6 +151,50 @@ static void markers(void **state)
     free(t);
 }
 
+/* The torch probe reads the environment the python probe chose and read
+ * (ctx->python_env); it chooses nothing again: with the interpreter gone
+ * from the root between the two probes, the backend is still decided from
+ * the shared sys.path, and entry_points.txt is read from the folder of the
+ * distribution the python probe recorded.  Without a chosen environment
+ * the torch probe records nothing. */
+static void shared_choice(void **state)
+{
+    char *t = neuronx_root("Requires-Dist: torch~=2.10",
+                           "[torch.backends]\ntorch_neuronx = torch_neuronx:_autoload\n");
+    struct root *r = root_open_dir(t);
+    assert_non_null(r);
+    struct factset fs;
+    factset_init(&fs);
+    struct probe_ctx ctx = { .root = r, .facts = &fs };
+    struct sp_error e = { 0 };
+    assert_int_equal(probe_python(&ctx, &e), 0);
+    assert_non_null(ctx.python_env);
+    const struct py_dist *d = py_dist_find(ctx.python_env, "torch-neuronx");
+    assert_non_null(d);
+    assert_string_equal(d->folder,
+                        "/usr/local/lib/python3.11/site-packages/torch_neuronx-2.9.0.dist-info");
+    assert_string_equal(d->metadata, fx_evidence(&fs, "pip.torch-neuronx"));
+    assert_string_equal(ctx.python_env->dirs[d->dir], "/usr/local/lib/python3.11/site-packages");
+    char p[4200];
+    snprintf(p, sizeof p, "%s/usr/local/bin/python3.11", t);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(probe_torch(&ctx, &e), 0);
+    assert_fact(&fs, "torch.backend", "native");
+    assert_non_null(strstr(fx_evidence(&fs, "torch.backend"),
+                           "native markers: entry_points.txt [torch.backends] torch_neuronx"));
+    py_workload_release(&ctx);
+    assert_null(ctx.python_env);
+    factset_free(&fs);
+    /* no environment chosen: no torch facts */
+    factset_init(&fs);
+    assert_int_equal(probe_torch(&ctx, &e), 0);
+    assert_no_fact(&fs, "torch.backend");
+    factset_free(&fs);
+    root_close(r);
+    fx_rmrf(t);
+    free(t);
+}
+
 static void version_py(void **state)
 {
     char *t = fx_tmpdir("vpy");
@@ -262,6 +306,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fixtures),
         cmocka_unit_test(markers),
+        cmocka_unit_test(shared_choice),
         cmocka_unit_test(version_py),
         cmocka_unit_test(cuda_on_neuron),
         cmocka_unit_test(torch_bounds),

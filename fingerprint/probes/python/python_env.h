@@ -1,24 +1,29 @@
 /* fingerprint/probes/python/python_env.h: one Python interpreter and its environment, read
  * from a root without running anything (the root may hold binaries for
- * another machine).  Shared by probe_python.c (pip.*, python.*) and
- * probe_torch.c (torch.*).
+ * another machine).  Used by probe_python.c (pip.*, python.*), which
+ * chooses the workload's interpreter once and shares it through the probe
+ * context with probe_torch.c (torch.*) and probe_runtime.c (runtime.*).
  *
  * What it mirrors, and where from:
  *   - the interpreter: `--python`, $VIRTUAL_ENV, $PATH with pyenv shims,
- *     else the standard bin folders (stackprint-probe(1) "PYTHON");
+ *     else the standard bin folders (stackprint-probe(1) "PYTHON";
+ *     py_workload.c);
  *   - sys.prefix and the stdlib: CPython's Modules/getpath.py (pyvenv.cfg
  *     next to the unresolved executable or one level up; the stdlib landmark
  *     lib/python3.X/os.py in the folder of the resolved executable or the
  *     one above it, or in pyvenv.cfg's `home` or the one above it, never
- *     higher: a stdlib further up belongs to another interpreter);
+ *     higher: a stdlib further up belongs to another interpreter;
+ *     py_getpath.c);
  *   - sys.path: Lib/site.py (venv(), addusersitepackages(),
  *     addsitepackages(), addsitedir() with .pth files), with Debian's
  *     patched getsitepackages() (dist-packages) when the stdlib's site.py
- *     names dist-packages;
+ *     names dist-packages (py_site.c);
  *   - distributions: importlib.metadata (PathDistribution): every
  *     *.dist-info and *.egg-info entry of every sys.path folder, METADATA,
  *     else PKG-INFO, else the egg-info file itself; the first distribution
- *     of a name in sys.path order wins.
+ *     of a name in sys.path order wins (py_dists.c; the headers,
+ *     py_metadata.c);
+ *   - the full version: py_version.c.
  *
  * It must not: run the interpreter, read outside the root, read the
  * environment on a root that is not live, read more of a METADATA file than
@@ -50,6 +55,16 @@
 #define PY_HOMES_MAX 64                    /* /home/<user> folders looked into */
 #define PY_UPWARD_MAX 16                   /* folders climbed (.python-version: this + 16) */
 
+/* One distribution py_dists_record recorded: the first of its name in
+ * sys.path order.  Strings owned by the py_interp that holds it. */
+struct py_dist {
+    char *name;       /* PEP 503 normalised Name ("torch-neuronx") */
+    char *version;    /* its Version header */
+    char *metadata;   /* the file read: <entry>/METADATA, PKG-INFO, or an egg-info file */
+    char *folder;     /* the .dist-info / .egg-info / EGG-INFO folder, or NULL (a file) */
+    size_t dir;       /* the sys.path folder it is in: an index into dirs */
+};
+
 /* One interpreter and its sys.path.  Paths are absolute, inside the root. */
 struct py_interp {
     char exe[SP_ROOT_PATH_MAX];     /* as chosen: what sys.executable would be */
@@ -69,11 +84,13 @@ struct py_interp {
     char **names[PY_SYS_PATH_MAX];  /* each folder's entries (sorted), or NULL */
     size_t nnames[PY_SYS_PATH_MAX];
     size_t ndirs;
+    struct py_dist *dists;          /* what py_dists_record recorded, by name */
+    size_t ndists;
 };
 
 /* Options for py_interp_open. */
 enum {
-    PY_QUIET = 1,       /* record no warning (torch re-reads the workload) */
+    PY_QUIET = 1,       /* record no warning (a look whose failure is expected) */
     PY_WORKLOAD = 2,    /* the workload: $PYTHONPATH, user site (live only) */
 };
 
@@ -91,7 +108,8 @@ int py_choose_workload(struct probe_ctx *ctx, int flags, struct py_interp *pi);
  * missing, symlink loop, no stdlib found (pi->real set: the path is known),
  * or not a Python 3 interpreter / a Python 2 one (pi->real left empty: no
  * fact may name it), -1 on ENOMEM.
- * PI owns its dirs; free with py_interp_free (also safe after a failure). */
+ * PI owns its dirs and dists; free with py_interp_free (also safe after a
+ * failure). */
 int py_interp_open(struct probe_ctx *ctx, const char *exe, const char *how,
                    int flags, struct py_interp *pi);
 void py_interp_free(struct py_interp *pi);
@@ -144,9 +162,27 @@ void py_metadata_free(struct py_metadata *m);
  * distribution of PI's sys.path (the first of a name in sys.path order
  * wins; inside one folder, byte order of the entry names), evidence the
  * METADATA path, with warnings for what could not be read (unless
- * PY_QUIET).  Returns the number of facts added, or -1 on ENOMEM. */
-long py_dists_record(struct probe_ctx *ctx, const struct py_interp *pi,
+ * PY_QUIET).  Keeps them in pi->dists (replacing earlier ones) for
+ * py_dist_find.  Returns the number of facts added, or -1 on ENOMEM. */
+long py_dists_record(struct probe_ctx *ctx, struct py_interp *pi,
                      const char *keyprefix, int flags);
+
+/* py_dist_find: the distribution of PEP 503 name NAME that py_dists_record
+ * kept for PI, or NULL (owned by PI). */
+const struct py_dist *py_dist_find(const struct py_interp *pi, const char *name);
+
+/* py_dists_free: release pi->dists (py_interp_free does it too). */
+void py_dists_free(struct py_interp *pi);
+
+/* The workload's environment, chosen and read once by the python probe and
+ * shared with the later probes through ctx->python_env (torch reads its
+ * packages, runtime its distributions' folders):
+ * py_workload_set: hand PI (malloc'd, opened, its distributions recorded)
+ * to CTX, releasing any earlier one;
+ * py_workload_release: free ctx->python_env and set it to NULL; whoever
+ * made the context calls it after the probes (probe_run_all does). */
+void py_workload_set(struct probe_ctx *ctx, struct py_interp *pi);
+void py_workload_release(struct probe_ctx *ctx);
 
 /* py_find_package: the first sys.path folder of PI holding package folder
  * NAME (NAME/__init__.py), as `import NAME` would find it; writes
