@@ -48,39 +48,20 @@ void catalog_free(struct catalog *c)
     memset(c, 0, sizeof *c);
 }
 
-static int bad(const struct sp_node *n, const char *name, struct sp_error *e,
-               const char *what)
+static int nomem(struct sp_error *e, const char *name)
 {
-    if (n->line == 0)           /* JSON nodes carry no position */
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", name, what);
-    return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s", name, n->line, n->column, what);
+    return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
 }
 
-static int check_keys(const struct sp_node *map, const char *const *known,
-                      const char *name, struct sp_error *e)
+/* The non-empty text of KEY in MAP, copied into *OUT (the caller's). */
+static int text_copy(const struct sp_node *map, const char *key, char **out,
+                     const char *name, struct sp_error *e)
 {
-    for (size_t i = 0; i < map->count; i++) {
-        size_t k = 0;
-        while (known[k] && strcmp(known[k], map->keys[i]) != 0)
-            k++;
-        if (known[k] == NULL)
-            return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: unknown key '%s'", name,
-                           map->key_lines[i], map->key_columns[i], map->keys[i]);
-    }
-    return 0;
-}
-
-static int scalar(const struct sp_node *map, const char *key, char **out,
-                  const char *name, struct sp_error *e)
-{
-    const struct sp_node *n = sp_node_get(map, key, NULL);
-    if (n == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: missing key '%s'", name,
-                       map->line, map->column, key);
-    if (n->kind != SP_NODE_SCALAR || n->json_literal || n->value[0] == '\0')
-        return bad(n, name, e, "expected a non-empty string");
-    *out = strdup(n->value);
-    return *out ? 0 : sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+    const char *text;
+    if (sp_node_text(map, key, SP_NODE_NONEMPTY, &text, name, e) != 0)
+        return -1;
+    *out = strdup(text);
+    return *out ? 0 : nomem(e, name);
 }
 
 /* Split LIST ("trn1,inf2" or "-" for none) at commas into *OUT (*COUNT). */
@@ -207,84 +188,83 @@ static int dotted_number(const char *s)
     return digits;
 }
 
+/* One line of a release's packages into PK: 0, or -1 with E set. */
+static int package_from_node(const struct sp_node *pn, struct catalog_package *pk,
+                             const char *name, struct sp_error *e)
+{
+    char norm[SP_FACT_KEY_MAX];
+    if (pn->kind != SP_NODE_SCALAR)
+        return sp_node_fail(e, name, pn, "a package must be a string \"NAME VERSION INSTANCES PYTHONS\"");
+    if (package_line(pn->value, pk) != 0)
+        return errno == ENOMEM ? nomem(e, name)
+            : sp_node_fail(e, name, pn, "a package must be \"NAME VERSION INSTANCES PYTHONS\" "
+                           "(single spaces; lists comma-separated, - for none)");
+    if (fact_name_pep503(pk->name, norm, sizeof norm) != 0)
+        return sp_node_fail(e, name, pn, "package name too long");
+    return (pk->pep503 = strdup(norm)) ? 0 : nomem(e, name);
+}
+
+/* Release R of C from RN: its number (dotted, not listed before) and its
+ * packages.  0, or -1 with E set. */
+static int release_from_node(const struct sp_node *rn, struct catalog *c, size_t r,
+                             const char *name, struct sp_error *e)
+{
+    static const char *const rel_keys[] = { "release", "packages", NULL };
+    struct catalog_release *rel = &c->releases[r];
+    if (rn->kind != SP_NODE_MAP)
+        return sp_node_fail(e, name, rn, "a release must be a mapping");
+    if (sp_node_known_keys(rn, rel_keys, "a release", name, e) != 0 ||
+        text_copy(rn, "release", &rel->release, name, e) != 0)
+        return -1;
+    if (!dotted_number(rel->release))
+        return sp_node_fail(e, name, sp_node_get(rn, "release", NULL),
+                            "a release must be dotted numbers such as 2.16.1");
+    for (size_t k = 0; k < r; k++)
+        if (strcmp(c->releases[k].release, rel->release) == 0)
+            return sp_node_fail(e, name, sp_node_get(rn, "release", NULL), "release listed twice");
+    const struct sp_node *pkgs = sp_node_get(rn, "packages", NULL);
+    if (pkgs == NULL || pkgs->kind != SP_NODE_SEQ)
+        return sp_node_fail(e, name, pkgs ? pkgs : rn, "packages must be a list");
+    rel->packages = calloc(pkgs->count ? pkgs->count : 1, sizeof *rel->packages);
+    if (rel->packages == NULL)
+        return nomem(e, name);
+    for (size_t p = 0; p < pkgs->count; p++) {
+        rel->npackages++;
+        if (package_from_node(pkgs->items[p], &rel->packages[p], name, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int catalog_from_node(const struct sp_node *doc, const char *name,
                       struct catalog *c, struct sp_error *e)
 {
     static const char *const top_keys[] = { "catalog", "source", "releases", NULL };
-    static const char *const rel_keys[] = { "release", "packages", NULL };
     memset(c, 0, sizeof *c);
     if (doc->kind != SP_NODE_MAP)
-        return bad(doc, name, e, "a catalog must be a mapping");
-    if (check_keys(doc, top_keys, name, e) != 0 ||
-        scalar(doc, "source", &c->source, name, e) != 0)
+        return sp_node_fail(e, name, doc, "a catalog must be a mapping");
+    if (sp_node_known_keys(doc, top_keys, "a catalog", name, e) != 0 ||
+        text_copy(doc, "source", &c->source, name, e) != 0)
         goto fail;
     const struct sp_node *rels = sp_node_get(doc, "releases", NULL);
     if (rels == NULL || rels->kind != SP_NODE_SEQ || rels->count == 0) {
-        bad(rels ? rels : doc, name, e, "releases must be a non-empty list");
+        sp_node_fail(e, name, rels ? rels : doc, "releases must be a non-empty list");
         goto fail;
     }
     c->releases = calloc(rels->count, sizeof *c->releases);
     if (c->releases == NULL)
         goto nomem;
     for (size_t r = 0; r < rels->count; r++) {
-        const struct sp_node *rn = rels->items[r];
-        struct catalog_release *rel = &c->releases[r];
         c->nreleases++;
-        if (rn->kind != SP_NODE_MAP) {
-            bad(rn, name, e, "a release must be a mapping");
+        if (release_from_node(rels->items[r], c, r, name, e) != 0)
             goto fail;
-        }
-        if (check_keys(rn, rel_keys, name, e) != 0 ||
-            scalar(rn, "release", &rel->release, name, e) != 0)
-            goto fail;
-        if (!dotted_number(rel->release)) {
-            bad(sp_node_get(rn, "release", NULL), name, e,
-                "a release must be dotted numbers such as 2.16.1");
-            goto fail;
-        }
-        for (size_t k = 0; k < r; k++)
-            if (strcmp(c->releases[k].release, rel->release) == 0) {
-                bad(sp_node_get(rn, "release", NULL), name, e, "release listed twice");
-                goto fail;
-            }
-        const struct sp_node *pkgs = sp_node_get(rn, "packages", NULL);
-        if (pkgs == NULL || pkgs->kind != SP_NODE_SEQ) {
-            bad(pkgs ? pkgs : rn, name, e, "packages must be a list");
-            goto fail;
-        }
-        rel->packages = calloc(pkgs->count ? pkgs->count : 1, sizeof *rel->packages);
-        if (rel->packages == NULL)
-            goto nomem;
-        for (size_t p = 0; p < pkgs->count; p++) {
-            const struct sp_node *pn = pkgs->items[p];
-            struct catalog_package *pk = &rel->packages[p];
-            char norm[SP_FACT_KEY_MAX];
-            rel->npackages++;
-            if (pn->kind != SP_NODE_SCALAR) {
-                bad(pn, name, e, "a package must be a string \"NAME VERSION INSTANCES PYTHONS\"");
-                goto fail;
-            }
-            if (package_line(pn->value, pk) != 0) {
-                if (errno == ENOMEM)
-                    goto nomem;
-                bad(pn, name, e, "a package must be \"NAME VERSION INSTANCES PYTHONS\" "
-                    "(single spaces; lists comma-separated, - for none)");
-                goto fail;
-            }
-            if (fact_name_pep503(pk->name, norm, sizeof norm) != 0) {
-                bad(pn, name, e, "package name too long");
-                goto fail;
-            }
-            if ((pk->pep503 = strdup(norm)) == NULL)
-                goto nomem;
-        }
     }
     if (name_index(c, 0, &c->names, &c->nnames) != 0 ||
         name_index(c, 1, &c->pep503_names, &c->npep503_names) != 0)
         goto nomem;
     return 0;
 nomem:
-    sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+    nomem(e, name);
 fail:
     catalog_free(c);
     return -1;

@@ -41,7 +41,7 @@ struct sp_fleet_node {
 };
 
 struct sp_fleet_stack {
-    char stack_id[72];          /* "sha256:<hex>" */
+    char stack_id[SP_DIGEST_LEN + 1];/* "sha256:<hex>" */
     struct factset facts;       /* its first node's facts */
     size_t *nodes;              /* indices into the fleet's nodes, in the order added */
     size_t count, cap;

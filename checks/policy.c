@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,20 +16,6 @@
 #include "manifest/facts.h"
 #include "manifest/manifest.h"
 #include "manifest/node.h"
-
-/* "FILE:LINE:COLUMN: what"; returns -1. */
-static int at(struct sp_error *e, const char *file, size_t line, size_t col,
-              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static int at(struct sp_error *e, const char *file, size_t line, size_t col,
-              const char *fmt, ...)
-{
-    char what[SP_ERROR_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s", file, line, col, what);
-}
 
 static int nomem(struct sp_error *e, const char *file)
 {
@@ -151,50 +136,106 @@ static char *one_of_shown(const struct sp_test *t)
 }
 
 static const char *const test_keys[] = {
-    "one_of", "equals", "specifier", "scheme", "one_of_fact", "components",
+    "one_of", "equals", "specifier", "scheme", "one_of_fact", "components", NULL,
 };
 
 static const char *key_problem(const char *key, char *buf, size_t bufsz);
 
-/* Check that every key of mapping N is in KNOWN. */
-static int known_keys(const struct sp_node *n, const char *const *known, size_t nknown,
-                      const char *where, const char *file, struct sp_error *e)
-{
-    for (size_t i = 0; i < n->count; i++) {
-        size_t k = 0;
-        while (k < nknown && strcmp(known[k], n->keys[i]) != 0)
-            k++;
-        if (k < nknown)
-            continue;
-        struct sp_strbuf list;
-        sp_strbuf_init(&list, 1024);     /* the known keys: a short fixed set */
-        for (k = 0; k < nknown; k++)
-            sp_strbuf_item(&list, ", ", known[k]);
-        at(e, file, n->key_lines[i], n->key_columns[i], "unknown key '%s' in %s (expected %s)",
-           n->keys[i], where, sp_strbuf_str(&list));
-        sp_strbuf_free(&list);
-        return -1;
-    }
-    return 0;
-}
-
-static int scalar(const struct sp_node *n, const char *what, const char *file, struct sp_error *e)
-{
-    if (n->kind == SP_NODE_SCALAR)
-        return 0;
-    return at(e, file, n->line, n->column, "%s must be a text, not a %s", what,
-              n->kind == SP_NODE_MAP ? "mapping" : "list");
-}
-
-/* scalar(), naming the fact key the test is for. */
+/* sp_node_scalar(), naming the fact key the test is for. */
 static int test_scalar(const struct sp_node *n, const char *key, const char *what,
                        const char *file, struct sp_error *e)
 {
     char where[SP_FACT_KEY_MAX + 64];
     snprintf(where, sizeof where, "%s: %s", key, what);
-    return scalar(n, where, file, e);
+    return sp_node_scalar(n, where, file, e);
 }
 
+/* {one_of_fact: KEY, components: N}: the value must be one of those the
+ * fact KEY lists (its first N components).  COMPONENTS may be NULL. */
+static int test_of_fact(const char *file, const char *key, const struct sp_node *of_fact,
+                        const struct sp_node *components, struct sp_test *t,
+                        struct sp_error *e)
+{
+    char why[SP_FACT_KEY_MAX + 96];
+    const char *problem;
+    if (test_scalar(of_fact, key, "one_of_fact", file, e) != 0)
+        return -1;
+    if ((problem = key_problem(of_fact->value, why, sizeof why)) != NULL)
+        return sp_node_fail(e, file, of_fact, "%s: one_of_fact '%s': %s", key,
+                            of_fact->value, problem);
+    t->kind = SP_TEST_ONE_OF_FACT;
+    if (components) {
+        const char *d = components->value;
+        unsigned long m = 0;
+        if (test_scalar(components, key, "components", file, e) != 0)
+            return -1;
+        for (; *d && sp_ascii_digit(*d) && m <= SP_REF_COMPONENTS_MAX; d++)
+            m = m * 10 + (unsigned long)(*d - '0');
+        if (*d || m == 0 || m > SP_REF_COMPONENTS_MAX || components->value[0] == '0')
+            return sp_node_fail(e, file, components,
+                                "%s: components must be a number from 1 to %d, not '%s'", key,
+                                SP_REF_COMPONENTS_MAX, components->value);
+        t->components = (unsigned)m;
+    }
+    size_t len = strlen(of_fact->value) + 64;
+    if ((t->ref = strdup(of_fact->value)) == NULL || (t->shown = malloc(len)) == NULL)
+        return nomem(e, file);
+    if (t->components)
+        snprintf(t->shown, len, "first %u in ${%s}", t->components, t->ref);
+    else
+        snprintf(t->shown, len, "in ${%s}", t->ref);
+    return 0;
+}
+
+/* {one_of: [A, B, ...]}: the value must be one of the texts listed. */
+static int test_one_of(const char *file, const char *key, const struct sp_node *one_of,
+                       struct sp_test *t, struct sp_error *e)
+{
+    if (one_of->kind != SP_NODE_SEQ || one_of->count == 0)
+        return sp_node_fail(e, file, one_of, "%s: one_of must be a list of texts, not empty", key);
+    t->kind = SP_TEST_ONE_OF;
+    if ((t->values = calloc(one_of->count, sizeof *t->values)) == NULL)
+        return nomem(e, file);
+    for (size_t i = 0; i < one_of->count; i++) {
+        if (test_scalar(one_of->items[i], key, "an item of one_of", file, e) != 0)
+            return -1;
+        if ((t->values[t->nvalues++] = strdup(one_of->items[i]->value)) == NULL)
+            return nomem(e, file);
+    }
+    if ((t->shown = one_of_shown(t)) == NULL)
+        return nomem(e, file);
+    return 0;
+}
+
+/* {specifier: SET, scheme: NAME}: the value must satisfy the specifier set
+ * under the scheme named (else the one the fact key implies).  SCHEME may
+ * be NULL. */
+static int test_spec(const char *file, const char *key, const struct sp_node *spec,
+                     const struct sp_node *scheme, struct sp_test *t, struct sp_error *e)
+{
+    struct sp_error ve;
+    if (test_scalar(spec, key, "specifier", file, e) != 0)
+        return -1;
+    const struct sp_scheme *s = sp_scheme_for_key(key);
+    if (scheme) {
+        if (test_scalar(scheme, key, "scheme", file, e) != 0)
+            return -1;
+        if ((s = sp_scheme_by_name(scheme->value)) == NULL)
+            return sp_node_fail(e, file, scheme,
+                                "%s: unknown scheme '%s' (pep440, deb, rpm or dotted)", key,
+                                scheme->value);
+    }
+    if (!sp_specifier_looks_like(spec->value))
+        return sp_node_fail(e, file, spec,
+                            "%s: '%s' is not a specifier set (it starts with an operator: == != < <= > >= ~= ===)",
+                            key, spec->value);
+    if (specifier_test(spec->value, s, scheme != NULL, t, &ve) != 0)
+        return sp_node_fail(e, file, spec, "%s: %s", key, ve.msg);
+    return 0;
+}
+
+/* A test written as a mapping: exactly one of one_of, equals, specifier
+ * (with scheme) and one_of_fact (with components). */
 static int test_from_map(const char *file, const char *key, const struct sp_node *n,
                          struct sp_test *t, struct sp_error *e)
 {
@@ -204,90 +245,28 @@ static int test_from_map(const char *file, const char *key, const struct sp_node
     const struct sp_node *scheme = sp_node_get(n, "scheme", NULL);
     const struct sp_node *of_fact = sp_node_get(n, "one_of_fact", NULL);
     const struct sp_node *components = sp_node_get(n, "components", NULL);
-    struct sp_error ve;
 
-    if (known_keys(n, test_keys, 6, "a test", file, e) != 0)
+    if (sp_node_known_keys(n, test_keys, "a test", file, e) != 0)
         return -1;
     if ((one_of != NULL) + (equals != NULL) + (spec != NULL) + (of_fact != NULL) != 1)
-        return at(e, file, n->line, n->column,
-                  "%s: a test mapping holds exactly one of one_of, equals, specifier, one_of_fact", key);
+        return sp_node_fail(e, file, n,
+                            "%s: a test mapping holds exactly one of one_of, equals, specifier, one_of_fact", key);
     if (scheme && !spec)
-        return at(e, file, scheme->line, scheme->column, "%s: scheme goes with specifier", key);
+        return sp_node_fail(e, file, scheme, "%s: scheme goes with specifier", key);
     if (components && !of_fact)
-        return at(e, file, components->line, components->column,
-                  "%s: components goes with one_of_fact", key);
-    if (of_fact) {
-        char why[SP_FACT_KEY_MAX + 96];
-        const char *problem;
-        if (test_scalar(of_fact, key, "one_of_fact", file, e) != 0)
-            return -1;
-        if ((problem = key_problem(of_fact->value, why, sizeof why)) != NULL)
-            return at(e, file, of_fact->line, of_fact->column, "%s: one_of_fact '%s': %s", key,
-                      of_fact->value, problem);
-        t->kind = SP_TEST_ONE_OF_FACT;
-        if (components) {
-            const char *d = components->value;
-            unsigned long m = 0;
-            if (test_scalar(components, key, "components", file, e) != 0)
-                return -1;
-            for (; *d && sp_ascii_digit(*d) && m <= SP_REF_COMPONENTS_MAX; d++)
-                m = m * 10 + (unsigned long)(*d - '0');
-            if (*d || m == 0 || m > SP_REF_COMPONENTS_MAX || components->value[0] == '0')
-                return at(e, file, components->line, components->column,
-                          "%s: components must be a number from 1 to %d, not '%s'", key,
-                          SP_REF_COMPONENTS_MAX, components->value);
-            t->components = (unsigned)m;
-        }
-        size_t len = strlen(of_fact->value) + 64;
-        if ((t->ref = strdup(of_fact->value)) == NULL || (t->shown = malloc(len)) == NULL)
-            return nomem(e, file);
-        if (t->components)
-            snprintf(t->shown, len, "first %u in ${%s}", t->components, t->ref);
-        else
-            snprintf(t->shown, len, "in ${%s}", t->ref);
-        return 0;
-    }
-    if (equals) {
-        if (test_scalar(equals, key, "equals", file, e) != 0)
-            return -1;
-        t->kind = SP_TEST_EQUALS;
-        if (set_values(t, (const char *const *)&equals->value, 1) != 0 ||
-            (t->shown = strdup(equals->value)) == NULL)
-            return nomem(e, file);
-        return 0;
-    }
-    if (one_of) {
-        if (one_of->kind != SP_NODE_SEQ || one_of->count == 0)
-            return at(e, file, one_of->line, one_of->column, "%s: one_of must be a list of texts, not empty", key);
-        t->kind = SP_TEST_ONE_OF;
-        if ((t->values = calloc(one_of->count, sizeof *t->values)) == NULL)
-            return nomem(e, file);
-        for (size_t i = 0; i < one_of->count; i++) {
-            if (test_scalar(one_of->items[i], key, "an item of one_of", file, e) != 0)
-                return -1;
-            if ((t->values[t->nvalues++] = strdup(one_of->items[i]->value)) == NULL)
-                return nomem(e, file);
-        }
-        if ((t->shown = one_of_shown(t)) == NULL)
-            return nomem(e, file);
-        return 0;
-    }
-    if (test_scalar(spec, key, "specifier", file, e) != 0)
+        return sp_node_fail(e, file, components, "%s: components goes with one_of_fact", key);
+    if (of_fact)
+        return test_of_fact(file, key, of_fact, components, t, e);
+    if (one_of)
+        return test_one_of(file, key, one_of, t, e);
+    if (spec)
+        return test_spec(file, key, spec, scheme, t, e);
+    if (test_scalar(equals, key, "equals", file, e) != 0)
         return -1;
-    const struct sp_scheme *s = sp_scheme_for_key(key);
-    if (scheme) {
-        if (test_scalar(scheme, key, "scheme", file, e) != 0)
-            return -1;
-        if ((s = sp_scheme_by_name(scheme->value)) == NULL)
-            return at(e, file, scheme->line, scheme->column,
-                      "%s: unknown scheme '%s' (pep440, deb, rpm or dotted)", key, scheme->value);
-    }
-    if (!sp_specifier_looks_like(spec->value))
-        return at(e, file, spec->line, spec->column,
-                  "%s: '%s' is not a specifier set (it starts with an operator: == != < <= > >= ~= ===)",
-                  key, spec->value);
-    if (specifier_test(spec->value, s, scheme != NULL, t, &ve) != 0)
-        return at(e, file, spec->line, spec->column, "%s: %s", key, ve.msg);
+    t->kind = SP_TEST_EQUALS;
+    if (set_values(t, (const char *const *)&equals->value, 1) != 0 ||
+        (t->shown = strdup(equals->value)) == NULL)
+        return nomem(e, file);
     return 0;
 }
 
@@ -298,13 +277,13 @@ static int test_from_node(const char *file, const char *key, const struct sp_nod
     memset(t, 0, sizeof *t);
     if (n->kind == SP_NODE_SCALAR) {
         if (sp_test_from_text(key, n->value, t, &ve) != 0)
-            return at(e, file, n->line, n->column, "%s: %s", key, ve.msg);
+            return sp_node_fail(e, file, n, "%s: %s", key, ve.msg);
         return 0;
     }
     if (n->kind == SP_NODE_MAP)
         return test_from_map(file, key, n, t, e);
-    return at(e, file, n->line, n->column,
-              "%s: a test is a text or a mapping (one_of, equals, specifier or one_of_fact), not a list", key);
+    return sp_node_fail(e, file, n,
+                        "%s: a test is a text or a mapping (one_of, equals, specifier or one_of_fact), not a list", key);
 }
 
 /* ---- fact keys and names --------------------------------------------- */
@@ -345,6 +324,26 @@ static int name_ok(const char *s)
     if (n == 0 || n > SP_POLICY_NAME_MAX)
         return 0;
     return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+/* The name under KEY of mapping N, WHAT's ("rule", "policy"): a text of 1
+ * to SP_POLICY_NAME_MAX name characters.  NULL with E set when it is not;
+ * MISSING is the message when it is absent. */
+static const struct sp_node *name_of(const char *file, const struct sp_node *n,
+                                     const char *key, const char *what,
+                                     const char *missing, struct sp_error *e)
+{
+    const struct sp_node *name = sp_node_get(n, key, NULL);
+    if (name == NULL)
+        sp_node_fail(e, file, n, "%s", missing);
+    else if (sp_node_scalar(name, key, file, e) != 0)
+        name = NULL;
+    else if (!name_ok(name->value)) {
+        sp_node_fail(e, file, name, "%s name '%s' must be 1 to %d letters, digits, '.', '_' or '-'",
+                     what, name->value, SP_POLICY_NAME_MAX);
+        name = NULL;
+    }
+    return name;
 }
 
 /* ---- requirements, rules, policies ------------------------------------ */
@@ -390,14 +389,14 @@ static int requirements(const char *file, const char *what, const struct sp_node
     if (n == NULL)
         return 0;
     if (n->kind != SP_NODE_MAP)
-        return at(e, file, n->line, n->column, "%s must be a mapping of fact keys to tests", what);
+        return sp_node_fail(e, file, n, "%s must be a mapping of fact keys to tests", what);
     if (n->count && (*out = calloc(n->count, sizeof **out)) == NULL)
         return nomem(e, file);
     for (size_t i = 0; i < n->count; i++) {
         struct sp_requirement *r = &(*out)[i];
         const char *problem = key_problem(n->keys[i], why, sizeof why);
         if (problem)
-            return at(e, file, n->key_lines[i], n->key_columns[i], "'%s': %s", n->keys[i], problem);
+            return sp_node_fail_key(e, file, n, i, "'%s': %s", n->keys[i], problem);
         if ((r->key = strdup(n->keys[i])) == NULL)
             return nomem(e, file);
         (*nout)++;
@@ -412,55 +411,47 @@ static int requirements(const char *file, const char *what, const struct sp_node
 static int optional_text(const char *file, const struct sp_node *map, const char *key,
                          char **out, struct sp_error *e)
 {
-    const struct sp_node *n = sp_node_get(map, key, NULL);
+    const char *text;
     *out = NULL;
-    if (n == NULL)
-        return 0;
-    if (scalar(n, key, file, e) != 0)
+    if (sp_node_text(map, key, SP_NODE_OPTIONAL, &text, file, e) != 0)
         return -1;
-    return (*out = strdup(n->value)) ? 0 : nomem(e, file);
+    return text == NULL || (*out = strdup(text)) ? 0 : nomem(e, file);
 }
 
 static const char *const rule_keys[] = {
-    "name", "when", "require", "forbid", "severity", "message", "source",
+    "name", "when", "require", "forbid", "severity", "message", "source", NULL,
 };
 
 static int rule_parse(const char *file, const struct sp_node *n, const struct sp_policy *p,
                       struct sp_rule *r, struct sp_error *e)
 {
     if (n->kind != SP_NODE_MAP)
-        return at(e, file, n->line, n->column, "a rule must be a mapping");
-    if (known_keys(n, rule_keys, sizeof rule_keys / sizeof *rule_keys, "a rule", file, e) != 0)
+        return sp_node_fail(e, file, n, "a rule must be a mapping");
+    if (sp_node_known_keys(n, rule_keys, "a rule", file, e) != 0)
         return -1;
-    const struct sp_node *name = sp_node_get(n, "name", NULL);
+    const struct sp_node *name = name_of(file, n, "name", "rule", "a rule needs a name", e);
     if (name == NULL)
-        return at(e, file, n->line, n->column, "a rule needs a name");
-    if (scalar(name, "name", file, e) != 0)
         return -1;
-    if (!name_ok(name->value))
-        return at(e, file, name->line, name->column,
-                  "rule name '%s' must be 1 to %d letters, digits, '.', '_' or '-'", name->value,
-                  SP_POLICY_NAME_MAX);
     if (strcmp(name->value, "require") == 0 || strcmp(name->value, "forbid") == 0 ||
         strcmp(name->value, "when") == 0)
-        return at(e, file, name->line, name->column,
-                  "rule name '%s' is reserved for the policy's own %s", name->value, name->value);
+        return sp_node_fail(e, file, name,
+                            "rule name '%s' is reserved for the policy's own %s", name->value, name->value);
     for (size_t i = 0; i < p->nrules; i++)
         if (strcmp(p->rules[i].name, name->value) == 0)
-            return at(e, file, name->line, name->column, "two rules named '%s'", name->value);
+            return sp_node_fail(e, file, name, "two rules named '%s'", name->value);
     if ((r->name = strdup(name->value)) == NULL)
         return nomem(e, file);
     const struct sp_node *sev = sp_node_get(n, "severity", NULL);
     if (sev) {
-        if (scalar(sev, "severity", file, e) != 0)
+        if (sp_node_scalar(sev, "severity", file, e) != 0)
             return -1;
         if (strcmp(sev->value, "error") == 0)
             r->severity = SP_SEVERITY_ERROR;
         else if (strcmp(sev->value, "warning") == 0)
             r->severity = SP_SEVERITY_WARNING;
         else
-            return at(e, file, sev->line, sev->column, "severity must be error or warning, not '%s'",
-                      sev->value);
+            return sp_node_fail(e, file, sev, "severity must be error or warning, not '%s'",
+                                sev->value);
     }
     if (optional_text(file, n, "message", &r->message, e) != 0 ||
         optional_text(file, n, "source", &r->source, e) != 0 ||
@@ -469,12 +460,12 @@ static int rule_parse(const char *file, const struct sp_node *n, const struct sp
         requirements(file, "forbid", sp_node_get(n, "forbid", NULL), &r->forbid, &r->nforbid, e) != 0)
         return -1;
     if (r->nrequire + r->nforbid == 0)
-        return at(e, file, n->line, n->column, "rule '%s' requires and forbids nothing", r->name);
+        return sp_node_fail(e, file, n, "rule '%s' requires and forbids nothing", r->name);
     return 0;
 }
 
 static const char *const policy_keys[] = {
-    "policy", "description", "source", "when", "require", "forbid", "rules",
+    "policy", "description", "source", "when", "require", "forbid", "rules", NULL,
 };
 
 static int policy_from_node(const char *file, const struct sp_node *doc,
@@ -482,22 +473,17 @@ static int policy_from_node(const char *file, const struct sp_node *doc,
                             struct sp_error *e)
 {
     if (doc->kind != SP_NODE_MAP)
-        return at(e, file, doc->line, doc->column, "a policy must be a mapping");
-    if (known_keys(doc, policy_keys, 7, "a policy", file, e) != 0)
+        return sp_node_fail(e, file, doc, "a policy must be a mapping");
+    if (sp_node_known_keys(doc, policy_keys, "a policy", file, e) != 0)
         return -1;
-    const struct sp_node *name = sp_node_get(doc, "policy", NULL);
+    const struct sp_node *name = name_of(file, doc, "policy", "policy",
+                                         "missing key 'policy' (the policy's name)", e);
     if (name == NULL)
-        return at(e, file, doc->line, doc->column, "missing key 'policy' (the policy's name)");
-    if (scalar(name, "policy", file, e) != 0)
         return -1;
-    if (!name_ok(name->value))
-        return at(e, file, name->line, name->column,
-                  "policy name '%s' must be 1 to %d letters, digits, '.', '_' or '-'", name->value,
-                  SP_POLICY_NAME_MAX);
     for (size_t i = 0; i < ps->count; i++)
         if (strcmp(ps->policies[i].name, name->value) == 0)
-            return at(e, file, name->line, name->column, "policy '%s' is also defined in %s",
-                      name->value, ps->policies[i].file);
+            return sp_node_fail(e, file, name, "policy '%s' is also defined in %s",
+                                name->value, ps->policies[i].file);
     /* the file name as reports show it: valid UTF-8 (JSON, XML) */
     if ((p->name = strdup(name->value)) == NULL ||
         (p->file = sp_utf8_sanitize(file, strlen(file))) == NULL)
@@ -509,7 +495,7 @@ static int policy_from_node(const char *file, const struct sp_node *doc,
 
     const struct sp_node *rules = sp_node_get(doc, "rules", NULL);
     if (rules && rules->kind != SP_NODE_SEQ)
-        return at(e, file, rules->line, rules->column, "rules must be a list of rules");
+        return sp_node_fail(e, file, rules, "rules must be a list of rules");
     size_t cap = 2 + (rules ? rules->count : 0);
     if ((p->rules = calloc(cap, sizeof *p->rules)) == NULL)
         return nomem(e, file);
@@ -539,7 +525,7 @@ static int policy_from_node(const char *file, const struct sp_node *doc,
     for (size_t i = 0; i < p->nrules; i++)
         checks += p->rules[i].nrequire + p->rules[i].nforbid;
     if (checks == 0)
-        return at(e, file, doc->line, doc->column, "policy '%s' requires and forbids nothing", p->name);
+        return sp_node_fail(e, file, doc, "policy '%s' requires and forbids nothing", p->name);
     return 0;
 }
 
@@ -639,8 +625,8 @@ static int catalog_add(struct sp_policy_set *ps, const struct sp_node *doc, cons
                        struct sp_error *e)
 {
     if (ps->catalog)
-        return at(e, name, doc->line, doc->column, "a second release catalog (one is loaded from %s)",
-                  ps->catalog_file);
+        return sp_node_fail(e, name, doc, "a second release catalog (one is loaded from %s)",
+                            ps->catalog_file);
     struct catalog *c = calloc(1, sizeof *c);
     char *file = sp_utf8_sanitize(name, strlen(name));
     if (c == NULL || file == NULL) {

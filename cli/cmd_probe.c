@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "common/digest.h"
 #include "fingerprint/root/image.h"
 #include "fingerprint/probes/probe.h"
 #include "manifest/dsse.h"
@@ -61,16 +62,6 @@ static int created_time(char *out, size_t outsz)
     if (gmtime_r(&t, &tm) == NULL)
         return -1;
     return strftime(out, outsz, "%Y-%m-%dT%H:%M:%SZ", &tm) ? 0 : -1;
-}
-
-static int valid_digest(const char *d)
-{
-    if (strncmp(d, "sha256:", 7) != 0 || strlen(d) != 7 + 64)
-        return 0;
-    for (const char *p = d + 7; *p; p++)
-        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
-            return 0;
-    return 1;
 }
 
 /* The progress line of --image (stderr, a terminal, a large image only). */
@@ -237,7 +228,7 @@ static int probe_paths(struct probe_args *a)
         if (env && *env)
             ctx->image_digest = env;
     }
-    if (ctx->image_digest && !valid_digest(ctx->image_digest))
+    if (ctx->image_digest && !sp_digest_valid(ctx->image_digest))
         return sp_usage_error("probe", "image digest '%s' is not sha256:<64 lowercase hex>",
                               ctx->image_digest);
     if (!ctx->imds_endpoint) {

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "common/digest.h"
 #include "export/bom_statement.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
@@ -85,7 +86,7 @@ static int verify_run(const struct verify_args *a, const char *man, size_t manle
     const char *envarg = a->envarg, *config = a->config;
     const char *envshown = strcmp(envarg, "-") == 0 ? "<stdin>" : envarg;
     const char *manshown = strcmp(a->path, "-") == 0 ? "<stdin>" : a->path;
-    char *env = NULL, *cfg = NULL, hex[65];
+    char *env = NULL, *cfg = NULL, hex[SP_SHA256_HEX_LEN + 1];
     size_t envlen = 0, cfglen = 0;
     EVP_PKEY *pub = NULL;
     struct sp_verified v = { 0 };

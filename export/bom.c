@@ -238,8 +238,8 @@ int sp_bom_build(const struct manifest *m, struct sp_bom *b, struct sp_error *e)
     const char *ref = factset_get(&m->facts, "image.ref");
     b->subject_name = b->image && ref ? ref : m->subject;
     const char *md = factset_get(&m->facts, "image.manifest_digest");
-    if (b->image && md && strncmp(md, "sha256:", 7) == 0 && strlen(md) == 71)
-        b->subject_digest = md + 7;
+    if (b->image && sp_digest_valid(md))
+        b->subject_digest = md + SP_DIGEST_PREFIX_LEN;
     if (platform_components(b) != 0)
         return sp_fail(e, SP_EXIT_INPUT, "export: %s", strerror(ENOMEM));
     char distro[256] = "";

@@ -81,7 +81,7 @@ static void header(struct sp_jw *w, const struct manifest *m)
 {
     char ns[160], name[SP_FACT_VALUE_MAX + 32], creator[64], comment[200];
     snprintf(ns, sizeof ns, "https://stackprint.dev/spdx/%s",
-             strncmp(m->stack_id, "sha256:", 7) == 0 ? m->stack_id + 7 : m->stack_id);
+             sp_digest_valid(m->stack_id) ? m->stack_id + SP_DIGEST_PREFIX_LEN : m->stack_id);
     snprintf(name, sizeof name, "stackprint %s", m->subject);
     snprintf(creator, sizeof creator, "Tool: stackprint-%s", SP_VERSION);
     snprintf(comment, sizeof comment, "stackprint stack_id %s; manifest tool %s", m->stack_id,

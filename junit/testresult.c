@@ -72,7 +72,7 @@ int junit_stack_props(const struct manifest *m, const char *man, size_t manlen,
                       const struct factset *facts, const char *const *extra, size_t nextra,
                       struct junit_props *p, const char **missing, struct sp_error *e)
 {
-    char hex[65];
+    char hex[SP_SHA256_HEX_LEN + 1];
     size_t nstack = 0;
     while (junit_stack_facts[nstack])
         nstack++;
@@ -107,7 +107,7 @@ nomem:
 /* {name, digest: {sha256}, mediaType} for the LEN bytes at BUF, or NULL. */
 static json_t *descriptor(const char *name, const char *buf, size_t len, const char *media)
 {
-    char hex[65];
+    char hex[SP_SHA256_HEX_LEN + 1];
     if (sp_sha256_hex(buf, len, hex) != 0)
         return NULL;
     json_t *d = sp_subject_json(name, hex);

@@ -16,28 +16,6 @@
 #include "manifest/manifest.h"
 #include "manifest/node.h"
 
-/* ---- digests ------------------------------------------------------- */
-
-int sp_sha256_hex(const void *p, size_t len, char out[65])
-{
-    unsigned char md[32];
-    unsigned int mdlen = 0;
-    if (EVP_Digest(p, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != sizeof md)
-        return -1;
-    for (size_t i = 0; i < sizeof md; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-    return 0;
-}
-
-static int is_sha256_hex(const char *s)
-{
-    size_t n = 0;
-    for (; s[n]; n++)
-        if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
-            return 0;
-    return n == 64;
-}
-
 /* ---- base64 (RFC 4648), through OpenSSL ----------------------------- */
 
 int sp_base64_encode(const unsigned char *p, size_t len, char **out)
@@ -205,7 +183,7 @@ int sp_statement_json(json_t *subjects, const char *predicate_type, json_t *pred
 static json_t *statement_subjects(const struct manifest *m, const char *buf, size_t len,
                                   const char *name, struct sp_error *e)
 {
-    char hex[65];
+    char hex[SP_SHA256_HEX_LEN + 1];
     json_t *subjects = NULL;
 
     if (sp_sha256_hex(buf, len, hex) != 0) {
@@ -218,14 +196,14 @@ static json_t *statement_subjects(const struct manifest *m, const char *buf, siz
         goto nomem;
     const char *cfg = factset_get(&m->facts, "image.config_digest");
     if (cfg != NULL) {
-        if (strncmp(cfg, "sha256:", 7) != 0 || !is_sha256_hex(cfg + 7)) {
+        if (!sp_digest_valid(cfg)) {
             sp_fail(e, SP_EXIT_INPUT, "%s: image.config_digest is not sha256:<64 lowercase hex>",
                     name);
             json_decref(subjects);
             return NULL;
         }
         const char *ref = factset_get(&m->facts, "image.ref");
-        if (json_array_append_new(subjects, subject_new(ref ? ref : "image", cfg + 7)) != 0)
+        if (json_array_append_new(subjects, subject_new(ref ? ref : "image", cfg + SP_DIGEST_PREFIX_LEN)) != 0)
             goto nomem;
     }
     return subjects;
@@ -389,15 +367,6 @@ static const char *shown(const char *s, char out[64])
     return out;
 }
 
-/* The string value of KEY in map N, or NULL if absent; *BAD set when the
- * key is there but not a JSON string. */
-static const char *str_field(const struct sp_node *n, const char *key, int *bad)
-{
-    const struct sp_node *v = sp_node_get(n, key, NULL);
-    *bad = v != NULL && (v->kind != SP_NODE_SCALAR || !v->quoted);
-    return v && !*bad ? v->value : NULL;
-}
-
 static int starts_object(const char *s, size_t len)
 {
     size_t i = 0;
@@ -412,13 +381,151 @@ struct sig_entry {
     size_t siglen;
 };
 
+/* What the envelope holds, once read: its tree (which the strings point
+ * into), the decoded payload and signatures.  Freed by envelope_free. */
+struct envelope {
+    struct sp_node *doc;
+    const char *ptype;
+    unsigned char *payload;
+    size_t plen;
+    struct sig_entry sigs[DSSE_SIGNATURES_MAX];
+    size_t nsigs;
+};
+
+static void envelope_free(struct envelope *ev)
+{
+    for (size_t i = 0; i < ev->nsigs; i++)
+        free(ev->sigs[i].sig);
+    free(ev->payload);
+    sp_node_free(ev->doc);
+}
+
+/* Signature I of the envelope (node S) into EV->sigs: an optional keyid
+ * string, a base64 sig of at most SP_SIG_MAX_BYTES. */
+static int envelope_signature(struct envelope *ev, const struct sp_node *s, size_t i,
+                              const char *env_name, struct sp_error *e)
+{
+    const char *why = NULL;
+    if (s->kind != SP_NODE_MAP)
+        return vfail(e, env_name, "envelope", "signatures[%zu] is not an object", i);
+    const char *kid = sp_node_str(s, "keyid");
+    if ((kid == NULL && sp_node_get(s, "keyid", NULL) != NULL) || (kid && strlen(kid) > DSSE_KEYID_MAX))
+        return vfail(e, env_name, "envelope",
+                     "signatures[%zu].keyid is not a string of at most %d bytes", i, DSSE_KEYID_MAX);
+    const char *sig = sp_node_str(s, "sig");
+    if (sig == NULL)
+        return vfail(e, env_name, "envelope", "signatures[%zu] has no sig string", i);
+    if (strlen(sig) > 4 * ((SP_SIG_MAX_BYTES + 2) / 3))
+        return vfail(e, env_name, "envelope", "signatures[%zu].sig longer than %d bytes",
+                     i, SP_SIG_MAX_BYTES);
+    struct sig_entry *se = &ev->sigs[ev->nsigs];
+    se->keyid = kid;
+    if (sp_base64_decode(sig, strlen(sig), &se->sig, &se->siglen, &why) != 0)
+        return vfail(e, env_name, "envelope", "signatures[%zu].sig: %s", i, why);
+    ev->nsigs++;
+    if (se->siglen > SP_SIG_MAX_BYTES)
+        return vfail(e, env_name, "envelope", "signatures[%zu].sig longer than %d bytes",
+                     i, SP_SIG_MAX_BYTES);
+    return 0;
+}
+
+/* Step 1 of verifying: ENV as a DSSE envelope into EV (DSSE envelope.md). */
+static int envelope_read(struct envelope *ev, const char *env, size_t envlen,
+                         const char *env_name, struct sp_error *e)
+{
+    struct sp_error pe = { 0 };
+    const char *why = NULL;
+    char sh[64];
+    if (!starts_object(env, envlen))
+        return vfail(e, env_name, "envelope", "not a JSON object");
+    if ((ev->doc = sp_node_parse(env, envlen, env_name, &pe)) == NULL)
+        return vfail(e, env_name, "envelope", "%s", pe.msg);
+    if ((ev->ptype = sp_node_str(ev->doc, "payloadType")) == NULL)
+        return vfail(e, env_name, "envelope", "no payloadType string");
+    if (strcmp(ev->ptype, DSSE_PAYLOAD_TYPE) != 0)
+        return vfail(e, env_name, "envelope", "unknown payloadType \"%s\" (expected "
+                     DSSE_PAYLOAD_TYPE ")", shown(ev->ptype, sh));
+    const char *b64 = sp_node_str(ev->doc, "payload");
+    if (b64 == NULL)
+        return vfail(e, env_name, "envelope", "no payload string");
+    if (sp_base64_decode(b64, strlen(b64), &ev->payload, &ev->plen, &why) != 0)
+        return vfail(e, env_name, "envelope", "payload: %s", why);
+    const struct sp_node *list = sp_node_get(ev->doc, "signatures", NULL);
+    if (list == NULL || list->kind != SP_NODE_SEQ)
+        return vfail(e, env_name, "envelope", "signatures %s", list ? "is not a list" : "missing");
+    if (list->count == 0)
+        return vfail(e, env_name, "envelope", "no signatures");
+    if (list->count > DSSE_SIGNATURES_MAX)
+        return vfail(e, env_name, "envelope", "more than %d signatures", DSSE_SIGNATURES_MAX);
+    for (size_t i = 0; i < list->count; i++)
+        if (envelope_signature(ev, list->items[i], i, env_name, e) != 0)
+            return -1;
+    return 0;
+}
+
+/* Step 2: some signature of EV verifies over PAE(payloadType, payload)
+ * under PUB (KEYID its key id), the index of the first that does in *AT.
+ * DSSE multi-signature verification: a keyid is an unauthenticated hint.
+ * Every signature is tried under PUB (the only trusted key); the hint
+ * orders the tries (keyid equal to PUB's first, then empty or absent, then
+ * any other, since other signers name keys in other schemes), a signature
+ * that fails is skipped, and one that verifies is enough. */
+static int envelope_verify(const struct envelope *ev, EVP_PKEY *pub, const char *keyid,
+                           size_t *at, const char *env_name, struct sp_error *e)
+{
+    unsigned char *pae = NULL;
+    size_t paelen = 0, tried = 0;
+    int verified = 0;
+    if (dsse_pae(ev->ptype, ev->payload, ev->plen, &pae, &paelen) != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", env_name);
+    for (int pass = 0; pass < 3 && !verified; pass++) {
+        for (size_t i = 0; i < ev->nsigs && !verified; i++) {
+            const char *kid = ev->sigs[i].keyid;
+            int cls = kid && strcmp(kid, keyid) == 0 ? 0 : (kid == NULL || kid[0] == '\0') ? 1 : 2;
+            if (cls != pass)
+                continue;
+            tried++;
+            verified = sp_key_verify(pub, pae, paelen, ev->sigs[i].sig, ev->sigs[i].siglen);
+            *at = i;
+        }
+    }
+    free(pae);
+    if (!verified)
+        return vfail(e, env_name, "signature", "no signature verifies under key %s (%zu tried)",
+                     keyid, tried);
+    return 0;
+}
+
+/* Step 4: the first subject of STMT (checked by check_statement) has HEX,
+ * the sha256 of the manifest's bytes.  A later subject is the image the
+ * manifest describes and never stands for the manifest: a match there is
+ * named as such. */
+static int subject_match(const struct sp_node *stmt, const char *hex, const char *man_name,
+                         const char *env_name, struct sp_error *e)
+{
+    const struct sp_node *subj = sp_node_get(stmt, "subject", NULL);
+    const struct sp_node *own = subj->items[0];
+    char sh[64], sh2[64];
+    if (strcmp(sp_node_str(sp_node_get(own, "digest", NULL), "sha256"), hex) == 0)
+        return 0;
+    for (size_t i = 1; i < subj->count; i++) {
+        const struct sp_node *s = subj->items[i];
+        if (strcmp(sp_node_str(sp_node_get(s, "digest", NULL), "sha256"), hex) == 0)
+            return vfail(e, env_name, "subject", "%s has the sha256 of subject[%zu] \"%s\", which the "
+                         "manifest describes, not of the manifest itself (subject[0] \"%s\")",
+                         man_name, i, shown(sp_node_str(s, "name"), sh),
+                         shown(sp_node_str(own, "name"), sh2));
+    }
+    return vfail(e, env_name, "subject", "the manifest's subject[0] \"%s\" does not have the sha256 "
+                 "of %s (%s)", shown(sp_node_str(own, "name"), sh), man_name, hex);
+}
+
 static int check_statement(const unsigned char *payload, size_t plen,
                            const char *env_name, const char *want_ptype,
                            struct sp_node **doc_out, struct sp_error *e)
 {
     struct sp_error pe = { 0 };
     char sh[64];
-    int bad = 0;
 
     if (!starts_object((const char *)payload, plen))
         return vfail(e, env_name, "statement", "payload is not a JSON object");
@@ -426,13 +533,13 @@ static int check_statement(const unsigned char *payload, size_t plen,
     if (doc == NULL)
         return vfail(e, env_name, "statement", "%s", pe.msg);
     *doc_out = doc;
-    const char *type = str_field(doc, "_type", &bad);
+    const char *type = sp_node_str(doc, "_type");
     if (type == NULL)
         return vfail(e, env_name, "statement", "no _type string");
     if (strcmp(type, SP_STATEMENT_TYPE) != 0)
         return vfail(e, env_name, "statement", "_type \"%s\" is not " SP_STATEMENT_TYPE,
                      shown(type, sh));
-    const char *ptype = str_field(doc, "predicateType", &bad);
+    const char *ptype = sp_node_str(doc, "predicateType");
     if (ptype == NULL)
         return vfail(e, env_name, "statement", "no predicateType string");
     if (strcmp(ptype, want_ptype) != 0)
@@ -455,7 +562,7 @@ static int check_statement(const unsigned char *payload, size_t plen,
         const struct sp_node *s = subj->items[i];
         if (s->kind != SP_NODE_MAP)
             return vfail(e, env_name, "statement", "subject[%zu] is not an object", i);
-        const char *name = str_field(s, "name", &bad);
+        const char *name = sp_node_str(s, "name");
         if (name == NULL)
             return vfail(e, env_name, "statement", "subject[%zu] has no name string", i);
         if (strlen(name) > SP_SUBJECT_NAME_MAX)
@@ -464,10 +571,10 @@ static int check_statement(const unsigned char *payload, size_t plen,
         const struct sp_node *d = sp_node_get(s, "digest", NULL);
         if (d == NULL || d->kind != SP_NODE_MAP)
             return vfail(e, env_name, "statement", "subject[%zu] has no digest object", i);
-        const char *sha = str_field(d, "sha256", &bad);
+        const char *sha = sp_node_str(d, "sha256");
         if (sha == NULL)
             return vfail(e, env_name, "statement", "subject[%zu] has no sha256 digest", i);
-        if (!is_sha256_hex(sha))
+        if (!sp_sha256_hex_valid(sha))
             return vfail(e, env_name, "statement",
                          "subject[%zu] sha256 is not 64 lowercase hex digits", i);
     }
@@ -479,171 +586,40 @@ int sp_verify_statement(const char *env, size_t envlen, const char *env_name,
                         const char *predicate_type, EVP_PKEY *pub,
                         struct sp_verified *out, struct sp_error *e)
 {
-    struct sp_error pe = { 0 };
-    struct sp_node *doc = NULL, *stmt = NULL;
-    struct sig_entry sigs[DSSE_SIGNATURES_MAX];
-    size_t nsigs = 0, plen = 0, paelen = 0;
-    unsigned char *payload = NULL, *pae = NULL;
-    char keyid[SP_KEYID_HEX_LEN + 1], hex[65], sh[64], sh2[64];
-    const char *why = NULL;
-    int bad = 0, r = -1;
+    struct envelope ev = { 0 };
+    struct sp_node *stmt = NULL;
+    char keyid[SP_KEYID_HEX_LEN + 1], hex[SP_SHA256_HEX_LEN + 1];
+    size_t at = 0;
+    int r = -1;
 
     memset(out, 0, sizeof *out);
     if (sp_key_id(pub, keyid, e) != 0)
         return -1;
-
-    /* 1. envelope */
-    if (!starts_object(env, envlen)) {
-        vfail(e, env_name, "envelope", "not a JSON object");
+    if (envelope_read(&ev, env, envlen, env_name, e) != 0 ||             /* 1. envelope */
+        envelope_verify(&ev, pub, keyid, &at, env_name, e) != 0 ||       /* 2. signature */
+        check_statement(ev.payload, ev.plen, env_name, predicate_type,   /* 3. statement */
+                        &stmt, e) != 0)
         goto out;
-    }
-    doc = sp_node_parse(env, envlen, env_name, &pe);
-    if (doc == NULL) {
-        vfail(e, env_name, "envelope", "%s", pe.msg);
-        goto out;
-    }
-    const char *ptype = str_field(doc, "payloadType", &bad);
-    if (ptype == NULL) {
-        vfail(e, env_name, "envelope", "no payloadType string");
-        goto out;
-    }
-    if (strcmp(ptype, DSSE_PAYLOAD_TYPE) != 0) {
-        vfail(e, env_name, "envelope", "unknown payloadType \"%s\" (expected " DSSE_PAYLOAD_TYPE ")",
-              shown(ptype, sh));
-        goto out;
-    }
-    const char *b64 = str_field(doc, "payload", &bad);
-    if (b64 == NULL) {
-        vfail(e, env_name, "envelope", "no payload string");
-        goto out;
-    }
-    if (sp_base64_decode(b64, strlen(b64), &payload, &plen, &why) != 0) {
-        vfail(e, env_name, "envelope", "payload: %s", why);
-        goto out;
-    }
-    const struct sp_node *list = sp_node_get(doc, "signatures", NULL);
-    if (list == NULL || list->kind != SP_NODE_SEQ) {
-        vfail(e, env_name, "envelope", "signatures %s", list ? "is not a list" : "missing");
-        goto out;
-    }
-    if (list->count == 0) {
-        vfail(e, env_name, "envelope", "no signatures");
-        goto out;
-    }
-    if (list->count > DSSE_SIGNATURES_MAX) {
-        vfail(e, env_name, "envelope", "more than %d signatures", DSSE_SIGNATURES_MAX);
-        goto out;
-    }
-    for (size_t i = 0; i < list->count; i++) {
-        const struct sp_node *s = list->items[i];
-        if (s->kind != SP_NODE_MAP) {
-            vfail(e, env_name, "envelope", "signatures[%zu] is not an object", i);
-            goto out;
-        }
-        const char *kid = str_field(s, "keyid", &bad);
-        if (bad || (kid && strlen(kid) > DSSE_KEYID_MAX)) {
-            vfail(e, env_name, "envelope", "signatures[%zu].keyid is not a string of at most %d bytes",
-                  i, DSSE_KEYID_MAX);
-            goto out;
-        }
-        const char *sig = str_field(s, "sig", &bad);
-        if (sig == NULL) {
-            vfail(e, env_name, "envelope", "signatures[%zu] has no sig string", i);
-            goto out;
-        }
-        if (strlen(sig) > 4 * ((SP_SIG_MAX_BYTES + 2) / 3)) {
-            vfail(e, env_name, "envelope", "signatures[%zu].sig longer than %d bytes",
-                  i, SP_SIG_MAX_BYTES);
-            goto out;
-        }
-        sigs[nsigs].keyid = kid;
-        if (sp_base64_decode(sig, strlen(sig), &sigs[nsigs].sig, &sigs[nsigs].siglen, &why) != 0) {
-            vfail(e, env_name, "envelope", "signatures[%zu].sig: %s", i, why);
-            goto out;
-        }
-        nsigs++;
-        if (sigs[nsigs - 1].siglen > SP_SIG_MAX_BYTES) {
-            vfail(e, env_name, "envelope", "signatures[%zu].sig longer than %d bytes",
-                  i, SP_SIG_MAX_BYTES);
-            goto out;
-        }
-    }
-
-    /* 2. signature, under PUB only */
-    if (dsse_pae(ptype, payload, plen, &pae, &paelen) != 0) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", env_name);
-        goto out;
-    }
-    /* DSSE multi-signature verification: a keyid is an unauthenticated hint.
-     * Every signature is tried under PUB (the only trusted key); the hint
-     * orders the tries (keyid equal to PUB's first, then empty or absent,
-     * then any other, since other signers name keys in other schemes), a
-     * signature that fails is skipped, and one that verifies is enough. */
-    size_t tried = 0, verified_at = 0;
-    int verified = 0;
-    for (int pass = 0; pass < 3 && !verified; pass++) {
-        for (size_t i = 0; i < nsigs && !verified; i++) {
-            const char *kid = sigs[i].keyid;
-            int cls = kid && strcmp(kid, keyid) == 0 ? 0 : (kid == NULL || kid[0] == '\0') ? 1 : 2;
-            if (cls != pass)
-                continue;
-            tried++;
-            verified = sp_key_verify(pub, pae, paelen, sigs[i].sig, sigs[i].siglen);
-            verified_at = i;
-        }
-    }
-    if (!verified) {
-        vfail(e, env_name, "signature", "no signature verifies under key %s (%zu tried)",
-              keyid, tried);
-        goto out;
-    }
-
-    /* 3. statement */
-    if (check_statement(payload, plen, env_name, predicate_type, &stmt, e) != 0)
-        goto out;
-
-    /* 4. subject */
-    if (sp_sha256_hex(man, manlen, hex) != 0) {
+    if (sp_sha256_hex(man, manlen, hex) != 0) {                            /* 4. subject */
         sp_fail(e, SP_EXIT_INPUT, "%s: sha256 failed", man_name);
         goto out;
     }
-    /* the manifest's own subject is the first one; a later one is the
-     * image the manifest describes and never stands for the manifest */
-    const struct sp_node *subj = sp_node_get(stmt, "subject", NULL);
-    const struct sp_node *own = subj->items[0];
-    if (strcmp(str_field(sp_node_get(own, "digest", NULL), "sha256", &bad), hex) == 0) {
-        out->subject_name = strdup(str_field(own, "name", &bad));
-        if (out->subject_name == NULL) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", env_name);
-            goto out;
-        }
-        memcpy(out->keyid, keyid, sizeof keyid);
-        memcpy(out->digest, hex, sizeof hex);
-        out->predicate_type = predicate_type;
-        out->signature_index = verified_at;
-        out->statement = stmt;
-        stmt = NULL;
-        r = 0;
+    if (subject_match(stmt, hex, man_name, env_name, e) != 0)
+        goto out;
+    const struct sp_node *own = sp_node_get(stmt, "subject", NULL)->items[0];
+    if ((out->subject_name = strdup(sp_node_str(own, "name"))) == NULL) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", env_name);
         goto out;
     }
-    for (size_t i = 1; i < subj->count; i++) {
-        const struct sp_node *s = subj->items[i];
-        if (strcmp(str_field(sp_node_get(s, "digest", NULL), "sha256", &bad), hex) == 0) {
-            vfail(e, env_name, "subject", "%s has the sha256 of subject[%zu] \"%s\", which the "
-                  "manifest describes, not of the manifest itself (subject[0] \"%s\")",
-                  man_name, i, shown(str_field(s, "name", &bad), sh),
-                  shown(str_field(own, "name", &bad), sh2));
-            goto out;
-        }
-    }
-    vfail(e, env_name, "subject", "the manifest's subject[0] \"%s\" does not have the sha256 "
-          "of %s (%s)", shown(str_field(own, "name", &bad), sh), man_name, hex);
+    memcpy(out->keyid, keyid, sizeof keyid);
+    memcpy(out->digest, hex, sizeof hex);
+    out->predicate_type = predicate_type;
+    out->signature_index = at;
+    out->statement = stmt;
+    stmt = NULL;
+    r = 0;
 out:
-    for (size_t i = 0; i < nsigs; i++)
-        free(sigs[i].sig);
-    free(payload);
-    free(pae);
-    sp_node_free(doc);
+    envelope_free(&ev);
     sp_node_free(stmt);
     return r;
 }

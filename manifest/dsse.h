@@ -35,6 +35,7 @@
 #include <jansson.h>
 #include <openssl/evp.h>
 
+#include "common/digest.h"
 #include "manifest/error.h"
 #include "manifest/keys.h"
 #include "manifest/node.h"
@@ -49,10 +50,6 @@
 #define DSSE_KEYID_MAX 256                  /* bytes in a keyid string */
 #define SP_STATEMENT_SUBJECTS_MAX 1024      /* subjects in one statement */
 #define SP_SUBJECT_NAME_MAX 4096            /* bytes in a subject name */
-
-/* sp_sha256_hex: lowercase hex SHA-256 of LEN bytes at P into OUT (65
- * bytes, NUL-ended).  Returns 0 or -1 (OpenSSL failure). */
-int sp_sha256_hex(const void *p, size_t len, char out[65]);
 
 /* sp_base64_encode: RFC 4648 section 4 base64 with padding of LEN bytes at
  * P, malloc'd and NUL-terminated into *OUT.  Returns 0 or -1 (ENOMEM). */
@@ -131,7 +128,7 @@ int sp_sign_manifest(const char *buf, size_t len, const char *name, EVP_PKEY *ke
 /* What sp_verify_manifest established. */
 struct sp_verified {
     char keyid[SP_KEYID_HEX_LEN + 1];  /* key id of the PUB that verified */
-    char digest[65];                   /* sha256 hex of the manifest's bytes */
+    char digest[SP_SHA256_HEX_LEN + 1]; /* sha256 hex of the manifest's bytes */
     char *subject_name;                /* the matching subject's name (malloc'd) */
     const char *predicate_type;        /* SP_PREDICATE_TYPE, or what was asked of
                                         * sp_verify_statement */

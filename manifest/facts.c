@@ -8,6 +8,9 @@
 
 #include <openssl/evp.h>
 
+#include "common/digest.h"
+#include "common/utf8.h"
+
 void factset_init(struct factset *fs)
 {
     memset(fs, 0, sizeof *fs);
@@ -25,70 +28,6 @@ void factset_free(struct factset *fs)
         free(fs->warnings[i]);
     free(fs->warnings);
     factset_init(fs);
-}
-
-/* Length of the valid UTF-8 sequence at S (N bytes left), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    if (c >= 0x01 && c < 0x80)
-        return 1;
-    size_t len;
-    unsigned min;
-    if (c >= 0xc2 && c <= 0xdf) { len = 2; min = 0x80; }
-    else if (c >= 0xe0 && c <= 0xef) { len = 3; min = 0x800; }
-    else if (c >= 0xf0 && c <= 0xf4) { len = 4; min = 0x10000; }
-    else return 0;
-    if (n < len)
-        return 0;
-    unsigned cp = c & (0x3f >> (len - 1));
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return len;
-}
-
-char *sp_utf8_sanitize(const char *s, size_t len)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t out = 0, ascii = 0;
-    /* the common case, plain ASCII without NUL: one copy */
-    while (ascii < len && p[ascii] >= 0x01 && p[ascii] < 0x80)
-        ascii++;
-    if (ascii == len) {
-        char *r = malloc(len + 1);
-        if (r != NULL) {
-            memcpy(r, s, len);
-            r[len] = '\0';
-        }
-        return r;
-    }
-    for (size_t i = 0; i < len;) {
-        size_t k = utf8_seq(p + i, len - i);
-        if (k == 0) { out += 4; i++; } else { out += k; i += k; }
-    }
-    char *r = malloc(out + 1);
-    if (r == NULL)
-        return NULL;
-    char *w = r;
-    for (size_t i = 0; i < len;) {
-        size_t k = utf8_seq(p + i, len - i);
-        if (k == 0) {
-            snprintf(w, 5, "\\x%02x", p[i]);
-            w += 4;
-            i++;
-        } else {
-            memcpy(w, p + i, k);
-            w += k;
-            i += k;
-        }
-    }
-    *w = '\0';
-    return r;
 }
 
 /* Binary search: the fact for KEY, or NULL with *AT set to where it would
@@ -282,7 +221,7 @@ static int netstring(EVP_MD_CTX *ctx, const char *s)
            EVP_DigestUpdate(ctx, ",", 1) == 1;
 }
 
-int factset_stack_id(const struct factset *fs, char out[72])
+int factset_stack_id(const struct factset *fs, char out[SP_DIGEST_LEN + 1])
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     unsigned char md[32];
@@ -298,9 +237,7 @@ int factset_stack_id(const struct factset *fs, char out[72])
     EVP_MD_CTX_free(ctx);
     if (!ok)
         return -1;
-    memcpy(out, "sha256:", 7);
-    for (unsigned i = 0; i < 32; i++)
-        snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+    sp_digest_format(md, out);
     return 0;
 }
 

@@ -20,6 +20,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "common/digest.h"
+#include "common/utf8.h"         /* sp_utf8_sanitize */
+
 #define SP_FACT_KEY_MAX 256        /* bytes in a key, bound for readers */
 #define SP_FACT_VALUE_MAX 4096     /* bytes in a value or evidence string */
 #define SP_FACTS_MAX 200000        /* facts in one set */
@@ -98,13 +101,7 @@ int fact_key_valid(const char *key);
  * of netstrings parses back one way only, so distinct fact sets give
  * distinct inputs (stackprint-manifest(5), "stack_id", schema v2).
  * Returns 0, or -1 if OpenSSL fails. */
-int factset_stack_id(const struct factset *fs, char out[72]);
-
-/* sp_utf8_sanitize: a malloc'd copy of the LEN bytes at S in which every
- * byte that is not part of valid UTF-8 (RFC 3629: no overlongs, no
- * surrogates, nothing above U+10FFFF) and every NUL is written "\xNN".
- * Caller frees.  NULL on ENOMEM. */
-char *sp_utf8_sanitize(const char *s, size_t len);
+int factset_stack_id(const struct factset *fs, char out[SP_DIGEST_LEN + 1]);
 
 /* fact_name_pep503: normalise a Python distribution name as PEP 503 says:
  * lowercase, runs of '-', '_' and '.' become one '-'.  Writes into OUT

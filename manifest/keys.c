@@ -159,109 +159,152 @@ static const char *file_uri_path(const char *arg)
     return p[0] == '/' ? p : "";
 }
 
-/* Load the one key of kind WANT (OSSL_STORE_INFO_PKEY or _PUBKEY) from ARG. */
-static int load_key(const char *arg, int want, EVP_PKEY **out, struct sp_error *e)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    BIO *bio = NULL;
-    OSSL_STORE_CTX *store = NULL;
-    EVP_PKEY *found = NULL;
-    const char *reason = NULL;
-    int other = 0, extra = 0, r = -1;
+/* What a key store opened for load_key holds: the file's bytes (a secret,
+ * wiped when freed), the memory BIO over them, the store. */
+struct key_source {
+    char *buf;
+    size_t len;
+    BIO *bio;
+    OSSL_STORE_CTX *store;
+};
 
-    *out = NULL;
-    ERR_clear_error();
+static void key_source_close(struct key_source *ks)
+{
+    if (ks->store)
+        OSSL_STORE_close(ks->store);
+    BIO_free(ks->bio);
+    sp_secret_free(ks->buf, ks->len);
+    memset(ks, 0, sizeof *ks);
+}
+
+/* Read the file PATH (regular, never blocking: sp_read_file) into KS and
+ * attach OpenSSL's file decoder to its bytes; ARG names it in the memory
+ * message.  0 (KS->store may still be NULL: OpenSSL refused), or -1 with E
+ * set (sp_read_file's messages; "ARG: out of memory"). */
+static int key_source_file(struct key_source *ks, const char *path, const char *arg,
+                           struct sp_error *e)
+{
+    if (sp_read_file(path, SP_KEY_MAX_BYTES, "key", &ks->buf, &ks->len, e) != 0)
+        return -1;
+    if (ks->len > (size_t)0x7fffffff || (ks->bio = BIO_new_mem_buf(ks->buf, (int)ks->len)) == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", arg);
+    ks->store = OSSL_STORE_attach(ks->bio, "file", NULL, NULL, UI_null(), NULL, NULL, NULL, NULL);
+    return 0;
+}
+
+/* Open ARG for load_key: a file: URI naming a local path and a plain path
+ * are read as files (key_source_file); any other URI goes to OSSL_STORE.
+ * 0 with KS->store open, or -1 with E set. */
+static int key_source_open(struct key_source *ks, const char *arg, int want,
+                           struct sp_error *e)
+{
     const char *local = file_uri_path(arg);
     if (local != NULL && local[0] == '\0')
         return sp_fail(e, SP_EXIT_INPUT, "%s: a file: URI must name a local path "
                        "(file:/PATH, file:///PATH or file://localhost/PATH)", arg);
-    if (local != NULL) {
-        /* read as a plain path is read: regular files only, never blocking */
-        if (sp_read_file(local, SP_KEY_MAX_BYTES, "key", &buf, &len, e) != 0) {
-            char what[SP_ERROR_MSG_MAX];
-            size_t ll = strlen(local);
-            snprintf(what, sizeof what, "%s", strncmp(e->msg, local, ll) == 0 &&
-                     e->msg[ll] == ':' ? e->msg + ll + 2 : e->msg);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", arg, what);
-        }
-        if (len > (size_t)0x7fffffff || (bio = BIO_new_mem_buf(buf, (int)len)) == NULL) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", arg);
-            goto out;
-        }
-        store = OSSL_STORE_attach(bio, "file", NULL, NULL, UI_null(), NULL, NULL, NULL, NULL);
-    } else if (is_uri(arg)) {
-        store = OSSL_STORE_open(arg, UI_null(), NULL, NULL, NULL);
-        if (store != NULL)
-            OSSL_STORE_expect(store, want);
-    } else {
-        if (sp_read_file(arg, SP_KEY_MAX_BYTES, "key", &buf, &len, e) != 0)
-            return -1;
-        if (len > (size_t)0x7fffffff || (bio = BIO_new_mem_buf(buf, (int)len)) == NULL) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", arg);
-            goto out;
-        }
-        store = OSSL_STORE_attach(bio, "file", NULL, NULL, UI_null(), NULL, NULL, NULL, NULL);
+    if (local != NULL && key_source_file(ks, local, arg, e) != 0) {
+        /* sp_read_file names LOCAL; the user wrote ARG */
+        char what[SP_ERROR_MSG_MAX];
+        size_t ll = strlen(local);
+        if (ks->buf != NULL)
+            return -1;                   /* read, but no memory for the BIO */
+        snprintf(what, sizeof what, "%s", strncmp(e->msg, local, ll) == 0 &&
+                 e->msg[ll] == ':' ? e->msg + ll + 2 : e->msg);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", arg, what);
     }
-    if (store == NULL) {
-        if (bio == NULL)
-            sp_fail(e, SP_EXIT_INPUT, "%s: no such file, and no OpenSSL store opens it as a URI (%s)",
-                    arg, ossl_reason("not found"));
-        else
-            sp_fail(e, SP_EXIT_INPUT, "%s: cannot read key: %s", arg, ossl_reason("store failed"));
-        goto out;
+    if (local == NULL && is_uri(arg)) {
+        ks->store = OSSL_STORE_open(arg, UI_null(), NULL, NULL, NULL);
+        if (ks->store != NULL)
+            OSSL_STORE_expect(ks->store, want);
+    } else if (local == NULL && key_source_file(ks, arg, arg, e) != 0) {
+        return -1;
     }
+    if (ks->store != NULL)
+        return 0;
+    if (ks->bio == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: no such file, and no OpenSSL store opens it as a URI (%s)",
+                       arg, ossl_reason("not found"));
+    return sp_fail(e, SP_EXIT_INPUT, "%s: cannot read key: %s", arg, ossl_reason("store failed"));
+}
+
+/* What a store holds, as far as load_key cares. */
+struct key_scan {
+    EVP_PKEY *found;          /* the first key of the kind wanted (owned) */
+    int extra;                /* a second one */
+    int other;                /* a key of the other kind (public for private) */
+    const char *reason;       /* OpenSSL's reason a load failed, or NULL */
+};
+
+/* Read up to 16 objects of STORE into KS. */
+static void key_scan(OSSL_STORE_CTX *store, int want, struct key_scan *ks)
+{
     for (int n = 0; n < 16 && !OSSL_STORE_eof(store); n++) {
         OSSL_STORE_INFO *info = OSSL_STORE_load(store);
         if (info == NULL) {
             if (OSSL_STORE_error(store)) {
-                reason = ossl_reason("decoding failed");
+                ks->reason = ossl_reason("decoding failed");
                 break;
             }
             continue;
         }
         int type = OSSL_STORE_INFO_get_type(info);
-        if (type == want && found == NULL) {
-            found = want == OSSL_STORE_INFO_PKEY ? OSSL_STORE_INFO_get1_PKEY(info)
-                                                 : OSSL_STORE_INFO_get1_PUBKEY(info);
+        if (type == want && ks->found == NULL) {
+            ks->found = want == OSSL_STORE_INFO_PKEY ? OSSL_STORE_INFO_get1_PKEY(info)
+                                                     : OSSL_STORE_INFO_get1_PUBKEY(info);
         } else if (type == want) {
-            extra = 1;
+            ks->extra = 1;
         } else if (type == OSSL_STORE_INFO_PKEY || type == OSSL_STORE_INFO_PUBKEY) {
-            other = 1;
+            ks->other = 1;
         }
         OSSL_STORE_INFO_free(info);
     }
     ERR_clear_error();
-    if (found == NULL) {
-        if (other && want == OSSL_STORE_INFO_PKEY)
-            sp_fail(e, SP_EXIT_INPUT, "%s: is a public key; signing needs the private key", arg);
-        else if (other)
-            sp_fail(e, SP_EXIT_INPUT, "%s: is a private key; pass the public key (PREFIX.pub)", arg);
-        else
-            sp_fail(e, SP_EXIT_INPUT, "%s: no %s key found (expected %s)%s%s", arg,
-                    want == OSSL_STORE_INFO_PKEY ? "private" : "public",
-                    want == OSSL_STORE_INFO_PKEY ? "unencrypted PKCS#8 PEM" : "SPKI PEM",
-                    reason ? ": " : "", reason ? reason : "");
-        goto out;
+}
+
+/* 0 when KS found exactly one key of a supported type, else -1 with E set
+ * saying what ARG holds instead. */
+static int key_scan_verdict(const struct key_scan *ks, const char *arg, int want,
+                            struct sp_error *e)
+{
+    int private = want == OSSL_STORE_INFO_PKEY;
+    if (ks->found == NULL && ks->other)
+        return sp_fail(e, SP_EXIT_INPUT, private
+                       ? "%s: is a public key; signing needs the private key"
+                       : "%s: is a private key; pass the public key (PREFIX.pub)", arg);
+    if (ks->found == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: no %s key found (expected %s)%s%s", arg,
+                       private ? "private" : "public",
+                       private ? "unencrypted PKCS#8 PEM" : "SPKI PEM",
+                       ks->reason ? ": " : "", ks->reason ? ks->reason : "");
+    if (ks->extra)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: holds more than one key", arg);
+    if (sp_key_type_name(ks->found) == NULL) {
+        const char *type = EVP_PKEY_get0_type_name(ks->found);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: unsupported key type %s (ecdsa-p256 or ed25519)",
+                       arg, type ? type : "?");
     }
-    if (extra) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: holds more than one key", arg);
-        goto out;
+    return 0;
+}
+
+/* Load the one key of kind WANT (OSSL_STORE_INFO_PKEY or _PUBKEY) from ARG. */
+static int load_key(const char *arg, int want, EVP_PKEY **out, struct sp_error *e)
+{
+    struct key_source src = { 0 };
+    struct key_scan scan = { 0 };
+    int r = -1;
+
+    *out = NULL;
+    ERR_clear_error();
+    if (key_source_open(&src, arg, want, e) == 0) {
+        key_scan(src.store, want, &scan);
+        if (key_scan_verdict(&scan, arg, want, e) == 0) {
+            *out = scan.found;
+            scan.found = NULL;
+            r = 0;
+        }
     }
-    if (sp_key_type_name(found) == NULL) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: unsupported key type %s (ecdsa-p256 or ed25519)", arg,
-                EVP_PKEY_get0_type_name(found) ? EVP_PKEY_get0_type_name(found) : "?");
-        goto out;
-    }
-    *out = found;
-    found = NULL;
-    r = 0;
-out:
-    EVP_PKEY_free(found);
-    if (store)
-        OSSL_STORE_close(store);
-    BIO_free(bio);
-    sp_secret_free(buf, len);
+    EVP_PKEY_free(scan.found);
+    key_source_close(&src);
     ERR_clear_error();
     return r;
 }

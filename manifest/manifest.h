@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 
+#include "common/file.h"
 #include "manifest/error.h"
 #include "manifest/facts.h"
 
@@ -31,7 +32,7 @@ struct manifest {
     char *tool;          /* "stackprint 0.1.0" */
     char *created;       /* RFC 3339 UTC, "2026-11-29T08:00:00Z" */
     char *subject;       /* "host:/", "root:/srv/copy", "image:app.tar" */
-    char stack_id[72];   /* "sha256:<hex>", computed by manifest_finish() */
+    char stack_id[SP_DIGEST_LEN + 1];/* "sha256:<hex>", computed by manifest_finish() */
     struct factset facts;
 };
 
@@ -70,19 +71,5 @@ int manifest_parse(const char *buf, size_t len, const char *name,
  * a regular file, never blocking: see sp_read_file) and parse it.  Errors as
  * manifest_parse, plus those of sp_read_file. */
 int manifest_load(const char *path, struct manifest *m, struct sp_error *e);
-
-/* sp_read_file: read the file PATH ("-": standard input) into a malloc'd,
- * NUL-terminated buffer of *LEN bytes, at most MAX bytes.  Opens without
- * blocking (a FIFO is refused: only regular files and "-" are read) and
- * allocates once for a regular file, so the buffer may hold a secret and be
- * wiped whole.  WHAT names the kind of file in the size message.  Returns
- * 0, or -1 with E set to SP_EXIT_INPUT: "PATH: <strerror>", "PATH: not a
- * regular file", "PATH: larger than the WHAT size limit (N bytes)". */
-int sp_read_file(const char *path, size_t max, const char *what, char **buf,
-                 size_t *len, struct sp_error *e);
-
-/* sp_read_stream: read all of FP into a malloc'd buffer (NUL-terminated),
- * at most MAX bytes; -1 with errno EFBIG past it, or errno from fread. */
-int sp_read_stream(FILE *fp, size_t max, char **buf, size_t *len);
 
 #endif

@@ -3,81 +3,25 @@
 #include "manifest/manifest.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <openssl/crypto.h>
-
+#include "common/digest.h"
 #include "manifest/node.h"
-
-int sp_read_stream(FILE *fp, size_t max, char **buf, size_t *len)
-{
-    size_t cap = 65536, n = 0;
-    char *b = malloc(cap + 1);
-    if (b == NULL)
-        return -1;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= max + 1) {
-                free(b);
-                errno = EFBIG;
-                return -1;
-            }
-            cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
-            char *nb = realloc(b, cap + 1);
-            if (nb == NULL) {
-                free(b);
-                errno = ENOMEM;
-                return -1;
-            }
-            b = nb;
-        }
-        size_t got = fread(b + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0) {
-            if (ferror(fp)) {
-                int saved = errno ? errno : EIO;
-                free(b);
-                errno = saved;
-                return -1;
-            }
-            break;
-        }
-    }
-    if (n > max) {
-        free(b);
-        errno = EFBIG;
-        return -1;
-    }
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return 0;
-}
 
 static int where(const struct sp_node *n, const char *name, struct sp_error *e,
                  const char *what, const char *key)
 {
-    if (n && n->line)
-        return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s%s%s", name, n->line,
-                       n->column, what, key ? " " : "", key ? key : "");
-    return sp_fail(e, SP_EXIT_INPUT, "%s: %s%s%s", name, what, key ? " " : "",
-                   key ? key : "");
+    return sp_node_fail(e, name, n, "%s%s%s", what, key ? " " : "", key ? key : "");
 }
 
 static int string_field(const struct sp_node *doc, const char *key, char **out,
                         const char *name, struct sp_error *e)
 {
-    const struct sp_node *n = sp_node_get(doc, key, NULL);
-    if (n == NULL)
-        return where(doc, name, e, "missing key", key);
-    if (n->kind != SP_NODE_SCALAR || n->json_literal)
-        return where(n, name, e, "expected a string for", key);
-    if (out && (*out = strdup(n->value)) == NULL)
+    const char *text;
+    if (sp_node_text(doc, key, 0, &text, name, e) != 0)
+        return -1;
+    if (out && (*out = strdup(text)) == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
     return 0;
 }
@@ -93,16 +37,6 @@ static const char *key_shown(const char *s, char out[64])
         out[i - 3] = out[i - 2] = out[i - 1] = '.';
     out[i] = '\0';
     return out;
-}
-
-/* 1 when S is "sha256:" and 64 lowercase hex digits. */
-static int stack_id_shape(const char *s)
-{
-    if (strncmp(s, "sha256:", 7) != 0)
-        return 0;
-    s += 7;
-    size_t n = strspn(s, "0123456789abcdef");
-    return n == 64 && s[n] == '\0';
 }
 
 /* 1 when S is "YYYY-MM-DDTHH:MM:SSZ" (RFC 3339 section 5.6, UTC, no
@@ -128,36 +62,15 @@ static int rfc3339_utc(const char *s)
     return h <= 23 && mi <= 59 && sec <= 60;
 }
 
-/* "NAME:LINE:COL: WHAT" at the key I of mapping MAP, or "NAME: WHAT" when
- * the parser gave no position (JSON). */
-static int key_fail(const struct sp_node *map, size_t i, const char *name,
-                    struct sp_error *e, const char *what)
-{
-    if (map->key_lines[i])
-        return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s", name, map->key_lines[i],
-                       map->key_columns[i], what);
-    return sp_fail(e, SP_EXIT_INPUT, "%s: %s", name, what);
-}
-
 /* Step 1: DOC is a mapping of known keys only. */
 static int check_top(const struct sp_node *doc, const char *name, struct sp_error *e)
 {
     static const char *const known[] = {
-        "schema", "tool", "created", "subject", "stack_id", "facts", "evidence", "warnings",
+        "schema", "tool", "created", "subject", "stack_id", "facts", "evidence", "warnings", NULL,
     };
-    char what[SP_ERROR_MSG_MAX];
     if (doc->kind != SP_NODE_MAP)
         return where(doc, name, e, "a manifest must be a mapping", NULL);
-    for (size_t i = 0; i < doc->count; i++) {
-        size_t k = 0;
-        while (k < sizeof known / sizeof *known && strcmp(known[k], doc->keys[i]) != 0)
-            k++;
-        if (k == sizeof known / sizeof *known) {
-            snprintf(what, sizeof what, "unknown key '%s'", doc->keys[i]);
-            return key_fail(doc, i, name, e, what);
-        }
-    }
-    return 0;
+    return sp_node_known_keys(doc, known, "a manifest", name, e);
 }
 
 /* Step 2: schema, tool, created, subject and stack_id (into STACK_ID, the
@@ -181,7 +94,7 @@ static int read_header(const struct sp_node *doc, const char *name, struct manif
              string_field(doc, "subject", &m->subject, name, e) != 0 ||
              string_field(doc, "stack_id", stack_id, name, e) != 0)
         ;
-    else if (!stack_id_shape(*stack_id))
+    else if (!sp_digest_valid(*stack_id))
         where(sp_node_get(doc, "stack_id", NULL), name, e,
               "stack_id is not \"sha256:\" and 64 lowercase hex digits", NULL);
     else if (!rfc3339_utc(m->created))
@@ -256,18 +169,16 @@ static int read_facts(const struct sp_node *doc, const char *name, struct manife
                       struct ev_index *x, struct sp_error *e)
 {
     const struct sp_node *facts = sp_node_get(doc, "facts", NULL);
-    char what[SP_ERROR_MSG_MAX], shown[64];
+    char shown[64];
     if (facts == NULL || facts->kind != SP_NODE_MAP)
         return where(facts ? facts : doc, name, e,
                      facts ? "facts must be a mapping" : "missing key facts", NULL);
     for (size_t i = 0; i < facts->count; i++) {
         const struct sp_node *v = facts->items[i];
-        if (!fact_key_valid(facts->keys[i])) {
-            snprintf(what, sizeof what, "fact key '%s' is not 1 to %d bytes "
-                     "of a-z A-Z 0-9 . _ + : - starting with a-z",
-                     key_shown(facts->keys[i], shown), SP_FACT_KEY_MAX);
-            return key_fail(facts, i, name, e, what);
-        }
+        if (!fact_key_valid(facts->keys[i]))
+            return sp_node_fail_key(e, name, facts, i, "fact key '%s' is not 1 to %d bytes "
+                                    "of a-z A-Z 0-9 . _ + : - starting with a-z",
+                                    key_shown(facts->keys[i], shown), SP_FACT_KEY_MAX);
         if (v->kind != SP_NODE_SCALAR || v->json_literal)
             return where(v, name, e, "fact value must be a string:", facts->keys[i]);
         const struct ev_entry *ev = ev_find(x, facts->keys[i]);
@@ -361,69 +272,6 @@ int manifest_parse(const char *buf, size_t len, const char *name,
     if (r != 0)
         manifest_free(m);
     return r;
-}
-
-int sp_read_file(const char *path, size_t max, const char *what, char **buf,
-                 size_t *len, struct sp_error *e)
-{
-    if (strcmp(path, "-") == 0) {
-        if (sp_read_stream(stdin, max, buf, len) != 0)
-            return errno == EFBIG
-                ? sp_fail(e, SP_EXIT_INPUT, "<stdin>: larger than the %s size limit (%zu bytes)", what, max)
-                : sp_fail(e, SP_EXIT_INPUT, "<stdin>: %s", strerror(errno));
-        return 0;
-    }
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    struct stat st;
-    if (fd < 0)
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(errno));
-    if (fstat(fd, &st) != 0) {
-        int saved = errno;
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: not a regular file", path);
-    }
-    if (st.st_size < 0 || (unsigned long long)st.st_size > max) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: larger than the %s size limit (%zu bytes)",
-                       path, what, max);
-    }
-    size_t cap = (size_t)st.st_size, n = 0;
-    char *b = malloc(cap + 1);
-    if (b == NULL) {
-        close(fd);
-        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(ENOMEM));
-    }
-    for (;;) {
-        char extra;
-        ssize_t got = n < cap ? read(fd, b + n, cap - n) : read(fd, &extra, 1);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            int saved = errno;
-            close(fd);
-            OPENSSL_cleanse(b, cap);
-            free(b);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %s", path, strerror(saved));
-        }
-        if (got == 0)
-            break;
-        if (n == cap) {
-            close(fd);
-            OPENSSL_cleanse(b, cap);
-            free(b);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: grew while being read", path);
-        }
-        n += (size_t)got;
-    }
-    close(fd);
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return 0;
 }
 
 int manifest_load(const char *path, struct manifest *m, struct sp_error *e)

@@ -1,11 +1,15 @@
 /* manifest/node.c: strict YAML/JSON document trees; see node.h. */
 #include "manifest/node.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 #include <yaml.h>
+
+#include "common/strbuf.h"
 
 void sp_node_free(struct sp_node *n)
 {
@@ -36,6 +40,12 @@ const struct sp_node *sp_node_get(const struct sp_node *n, const char *key,
             return n->items[i];
         }
     return NULL;
+}
+
+const char *sp_node_str(const struct sp_node *n, const char *key)
+{
+    const struct sp_node *v = sp_node_get(n, key, NULL);
+    return v && v->kind == SP_NODE_SCALAR && v->quoted ? v->value : NULL;
 }
 
 static struct sp_node *node_new(enum sp_node_kind kind, size_t line, size_t col)
@@ -150,124 +160,143 @@ static int check_duplicates(struct yp *p, const struct sp_node *n)
                    n->key_lines[first], n->key_columns[first], n->keys[first]);
 }
 
+static struct sp_node *yp_node(struct yp *p, yaml_event_t *ev, int depth);
+
+/* Refuse an anchor and a tag outside the core schema (node.h: strictness)
+ * on the node at LINE:COL.  0, or -1 with the error set. */
+static int yp_props(struct yp *p, const yaml_char_t *anchor, const yaml_char_t *tag,
+                    size_t line, size_t col)
+{
+    if (anchor)
+        return sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: anchors are not allowed", p->name,
+                       line, col);
+    if (!core_tag(tag))
+        return sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: tag %s is not allowed", p->name,
+                       line, col, (const char *)tag);
+    return 0;
+}
+
+/* The scalar node of EV (not consumed).  NULL on error. */
+static struct sp_node *yp_scalar(struct yp *p, const yaml_event_t *ev, size_t line, size_t col)
+{
+    if (yp_props(p, ev->data.scalar.anchor, ev->data.scalar.tag, line, col) != 0)
+        return NULL;
+    struct sp_node *n = node_new(SP_NODE_SCALAR, line, col);
+    if (n == NULL || (n->value = strndup((const char *)ev->data.scalar.value,
+                                         ev->data.scalar.length)) == NULL) {
+        sp_node_free(n);
+        sp_fail(p->e, SP_EXIT_INPUT, "%s: out of memory", p->name);
+        return NULL;
+    }
+    if (strlen(n->value) != ev->data.scalar.length) {
+        sp_node_free(n);
+        sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: NUL byte in a scalar", p->name, line, col);
+        return NULL;
+    }
+    n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    return n;
+}
+
+/* The key whose first event is SUB (consumed), then the next event into
+ * SUB; the key's text and position into *KEY, *KL, *KC.  -1 on error. */
+static int yp_key(struct yp *p, yaml_event_t *sub, int depth, char **key,
+                  size_t *kl, size_t *kc)
+{
+    *kl = sub->start_mark.line + 1;
+    *kc = sub->start_mark.column + 1;
+    struct sp_node *k = yp_node(p, sub, depth + 1);
+    if (k == NULL)
+        return -1;
+    if (k->kind != SP_NODE_SCALAR) {
+        sp_node_free(k);
+        return sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: a mapping key must be a scalar",
+                       p->name, *kl, *kc);
+    }
+    *key = k->value;
+    k->value = NULL;
+    sp_node_free(k);
+    if (yp_next(p, sub) != 0) {
+        free(*key);
+        *key = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The items (and keys) of mapping or sequence N, up to its end event.
+ * 0, or -1 with the error set. */
+static int yp_items(struct yp *p, struct sp_node *n, int depth)
+{
+    yaml_event_t sub;
+    for (;;) {
+        if (yp_next(p, &sub) != 0)
+            return -1;
+        if (sub.type == YAML_MAPPING_END_EVENT || sub.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete(&sub);
+            return n->kind == SP_NODE_MAP ? check_duplicates(p, n) : 0;
+        }
+        char *key = NULL;
+        size_t kl = 0, kc = 0;
+        if (n->kind == SP_NODE_MAP && yp_key(p, &sub, depth, &key, &kl, &kc) != 0)
+            return -1;
+        struct sp_node *item = yp_node(p, &sub, depth + 1);
+        if (item == NULL) {
+            free(key);
+            return -1;
+        }
+        if (node_push(n, key, kl, kc, item) != 0) {
+            free(key);
+            sp_node_free(item);
+            return sp_fail(p->e, SP_EXIT_INPUT, "%s: out of memory", p->name);
+        }
+    }
+}
+
+/* The mapping or sequence node whose start event is EV (not consumed).
+ * NULL on error. */
+static struct sp_node *yp_collection(struct yp *p, const yaml_event_t *ev, int depth,
+                                     size_t line, size_t col)
+{
+    int is_map = ev->type == YAML_MAPPING_START_EVENT;
+    if (yp_props(p, is_map ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor,
+                 is_map ? ev->data.mapping_start.tag : ev->data.sequence_start.tag,
+                 line, col) != 0)
+        return NULL;
+    if (depth >= SP_NODE_DEPTH_MAX) {
+        sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: nesting deeper than %d", p->name,
+                line, col, SP_NODE_DEPTH_MAX);
+        return NULL;
+    }
+    struct sp_node *n = node_new(is_map ? SP_NODE_MAP : SP_NODE_SEQ, line, col);
+    if (n == NULL) {
+        sp_fail(p->e, SP_EXIT_INPUT, "%s: out of memory", p->name);
+        return NULL;
+    }
+    if (yp_items(p, n, depth) != 0) {
+        sp_node_free(n);
+        return NULL;
+    }
+    return n;
+}
+
 /* Build the node whose first event is EV (consumed).  NULL on error. */
 static struct sp_node *yp_node(struct yp *p, yaml_event_t *ev, int depth)
 {
     size_t line = ev->start_mark.line + 1, col = ev->start_mark.column + 1;
     struct sp_node *n = NULL;
-    yaml_event_t sub;
 
-    if (++p->nodes > SP_NODE_ITEMS_MAX) {
+    if (++p->nodes > SP_NODE_ITEMS_MAX)
         sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: more than %d nodes", p->name,
                 line, col, SP_NODE_ITEMS_MAX);
-        goto out;
-    }
-    switch (ev->type) {
-    case YAML_ALIAS_EVENT:
+    else if (ev->type == YAML_ALIAS_EVENT)
         sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: aliases are not allowed", p->name, line, col);
-        goto out;
-    case YAML_SCALAR_EVENT:
-        if (ev->data.scalar.anchor) {
-            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: anchors are not allowed", p->name, line, col);
-            goto out;
-        }
-        if (!core_tag(ev->data.scalar.tag)) {
-            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: tag %s is not allowed", p->name,
-                    line, col, (const char *)ev->data.scalar.tag);
-            goto out;
-        }
-        n = node_new(SP_NODE_SCALAR, line, col);
-        if (n == NULL || (n->value = strndup((const char *)ev->data.scalar.value,
-                                             ev->data.scalar.length)) == NULL) {
-            sp_fail(p->e, SP_EXIT_INPUT, "%s: out of memory", p->name);
-            goto fail;
-        }
-        if (strlen(n->value) != ev->data.scalar.length) {
-            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: NUL byte in a scalar", p->name, line, col);
-            goto fail;
-        }
-        n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-                    ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-        goto out;
-    case YAML_MAPPING_START_EVENT:
-    case YAML_SEQUENCE_START_EVENT: {
-        int is_map = ev->type == YAML_MAPPING_START_EVENT;
-        const yaml_char_t *anchor = is_map ? ev->data.mapping_start.anchor
-                                           : ev->data.sequence_start.anchor;
-        const yaml_char_t *tag = is_map ? ev->data.mapping_start.tag
-                                        : ev->data.sequence_start.tag;
-        if (anchor) {
-            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: anchors are not allowed", p->name, line, col);
-            goto out;
-        }
-        if (!core_tag(tag)) {
-            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: tag %s is not allowed", p->name,
-                    line, col, (const char *)tag);
-            goto out;
-        }
-        if (depth >= SP_NODE_DEPTH_MAX) {
-            sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: nesting deeper than %d", p->name,
-                    line, col, SP_NODE_DEPTH_MAX);
-            goto out;
-        }
-        n = node_new(is_map ? SP_NODE_MAP : SP_NODE_SEQ, line, col);
-        if (n == NULL) {
-            sp_fail(p->e, SP_EXIT_INPUT, "%s: out of memory", p->name);
-            goto out;
-        }
-        for (;;) {
-            if (yp_next(p, &sub) != 0)
-                goto fail;
-            if (sub.type == YAML_MAPPING_END_EVENT || sub.type == YAML_SEQUENCE_END_EVENT) {
-                yaml_event_delete(&sub);
-                if (is_map && check_duplicates(p, n) != 0)
-                    goto fail;
-                break;
-            }
-            char *key = NULL;
-            size_t kl = 0, kc = 0;
-            if (is_map) {
-                kl = sub.start_mark.line + 1;
-                kc = sub.start_mark.column + 1;
-                struct sp_node *k = yp_node(p, &sub, depth + 1);
-                if (k == NULL)
-                    goto fail;
-                if (k->kind != SP_NODE_SCALAR) {
-                    sp_node_free(k);
-                    sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: a mapping key must be a scalar",
-                            p->name, kl, kc);
-                    goto fail;
-                }
-                key = k->value;
-                k->value = NULL;
-                sp_node_free(k);
-                if (yp_next(p, &sub) != 0) {
-                    free(key);
-                    goto fail;
-                }
-            }
-            struct sp_node *item = yp_node(p, &sub, depth + 1);
-            if (item == NULL) {
-                free(key);
-                goto fail;
-            }
-            if (node_push(n, key, kl, kc, item) != 0) {
-                free(key);
-                sp_node_free(item);
-                sp_fail(p->e, SP_EXIT_INPUT, "%s: out of memory", p->name);
-                goto fail;
-            }
-        }
-        goto out;
-    }
-    default:
+    else if (ev->type == YAML_SCALAR_EVENT)
+        n = yp_scalar(p, ev, line, col);
+    else if (ev->type == YAML_MAPPING_START_EVENT || ev->type == YAML_SEQUENCE_START_EVENT)
+        n = yp_collection(p, ev, depth, line, col);
+    else
         sp_fail(p->e, SP_EXIT_INPUT, "%s:%zu:%zu: unexpected yaml event", p->name, line, col);
-        goto out;
-    }
-fail:
-    sp_node_free(n);
-    n = NULL;
-out:
     yaml_event_delete(ev);
     return n;
 }
@@ -323,6 +352,42 @@ done:
 /* ---- JSON ---------------------------------------------------------- */
 
 static struct sp_node *from_json(json_t *j, int depth, const char *name,
+                                 struct sp_error *e);
+
+/* The mapping node of the JSON object J, its members in jansson's order. */
+static struct sp_node *from_json_object(json_t *j, int depth, const char *name,
+                                        struct sp_error *e)
+{
+    struct sp_node *n = node_new(SP_NODE_MAP, 0, 0);
+    const char *k;
+    json_t *v;
+    /* the size is known: the arrays once, not grown pair by pair */
+    size_t size = json_object_size(j) ? json_object_size(j) : 1;
+    if (n == NULL || (n->items = malloc(size * sizeof *n->items)) == NULL ||
+        (n->keys = malloc(size * sizeof *n->keys)) == NULL ||
+        (n->key_lines = calloc(size, sizeof *n->key_lines)) == NULL ||
+        (n->key_columns = calloc(size, sizeof *n->key_columns)) == NULL) {
+        sp_node_free(n);
+        sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+        return NULL;
+    }
+    json_object_foreach(j, k, v) {
+        struct sp_node *item = from_json(v, depth + 1, name, e);
+        char *key = item ? strdup(k) : NULL;
+        if (item == NULL || key == NULL) {
+            if (item && !key)
+                sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+            sp_node_free(item);
+            sp_node_free(n);
+            return NULL;
+        }
+        n->keys[n->count] = key;
+        n->items[n->count++] = item;
+    }
+    return n;
+}
+
+static struct sp_node *from_json(json_t *j, int depth, const char *name,
                                  struct sp_error *e)
 {
     struct sp_node *n = NULL;
@@ -331,32 +396,8 @@ static struct sp_node *from_json(json_t *j, int depth, const char *name,
         return NULL;
     }
     switch (json_typeof(j)) {
-    case JSON_OBJECT: {
-        n = node_new(SP_NODE_MAP, 0, 0);
-        const char *k;
-        json_t *v;
-        /* the size is known: the arrays once, not grown pair by pair */
-        size_t size = json_object_size(j) ? json_object_size(j) : 1;
-        if (n == NULL || (n->items = malloc(size * sizeof *n->items)) == NULL ||
-            (n->keys = malloc(size * sizeof *n->keys)) == NULL ||
-            (n->key_lines = calloc(size, sizeof *n->key_lines)) == NULL ||
-            (n->key_columns = calloc(size, sizeof *n->key_columns)) == NULL)
-            goto nomem;
-        json_object_foreach(j, k, v) {
-            struct sp_node *item = from_json(v, depth + 1, name, e);
-            char *key = item ? strdup(k) : NULL;
-            if (item == NULL || key == NULL) {
-                if (item && !key)
-                    sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
-                sp_node_free(item);
-                sp_node_free(n);
-                return NULL;
-            }
-            n->keys[n->count] = key;
-            n->items[n->count++] = item;
-        }
-        return n;
-    }
+    case JSON_OBJECT:
+        return from_json_object(j, depth, name, e);
     case JSON_ARRAY: {
         n = node_new(SP_NODE_SEQ, 0, 0);
         size_t i;
@@ -431,4 +472,86 @@ struct sp_node *sp_node_parse_yaml(const char *buf, size_t len, const char *name
                                    struct sp_error *e)
 {
     return parse_yaml(buf, len, name, e);
+}
+
+/* ---- the strict reader's toolkit ------------------------------------ */
+
+static int fail_at(struct sp_error *e, const char *name, size_t line, size_t col,
+                   const char *fmt, va_list ap)
+{
+    char what[SP_ERROR_MSG_MAX];
+    vsnprintf(what, sizeof what, fmt, ap);
+    if (line == 0)              /* JSON nodes carry no position */
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s", name, what);
+    return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s", name, line, col, what);
+}
+
+int sp_node_fail(struct sp_error *e, const char *name, const struct sp_node *n,
+                 const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_at(e, name, n ? n->line : 0, n ? n->column : 0, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int sp_node_fail_key(struct sp_error *e, const char *name, const struct sp_node *map,
+                     size_t i, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_at(e, name, map->key_lines[i], map->key_columns[i], fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int sp_node_known_keys(const struct sp_node *map, const char *const *known,
+                       const char *what, const char *name, struct sp_error *e)
+{
+    for (size_t i = 0; i < map->count; i++) {
+        size_t k = 0;
+        while (known[k] && strcmp(known[k], map->keys[i]) != 0)
+            k++;
+        if (known[k])
+            continue;
+        struct sp_strbuf list;
+        sp_strbuf_init(&list, 1024);     /* the known keys: a short fixed set */
+        for (k = 0; known[k]; k++)
+            sp_strbuf_item(&list, ", ", known[k]);
+        sp_node_fail_key(e, name, map, i, "unknown key '%s' in %s (expected %s)",
+                         map->keys[i], what, sp_strbuf_str(&list));
+        sp_strbuf_free(&list);
+        return -1;
+    }
+    return 0;
+}
+
+int sp_node_scalar(const struct sp_node *n, const char *what, const char *name,
+                   struct sp_error *e)
+{
+    if (n->kind == SP_NODE_SCALAR && !n->json_literal)
+        return 0;
+    const char *kind = n->kind == SP_NODE_MAP ? "a mapping" : n->kind == SP_NODE_SEQ ? "a list"
+                     : strcmp(n->value, "true") == 0 ? "true"
+                     : strcmp(n->value, "false") == 0 ? "false"
+                     : strcmp(n->value, "null") == 0 ? "null" : "a number";
+    return sp_node_fail(e, name, n, "%s must be a text, not %s", what, kind);
+}
+
+int sp_node_text(const struct sp_node *map, const char *key, unsigned flags,
+                 const char **out, const char *name, struct sp_error *e)
+{
+    const struct sp_node *n = sp_node_get(map, key, NULL);
+    *out = NULL;
+    if (n == NULL && (flags & SP_NODE_OPTIONAL))
+        return 0;
+    if (n == NULL)
+        return sp_node_fail(e, name, map, "missing key '%s'", key);
+    if (sp_node_scalar(n, key, name, e) != 0)
+        return -1;
+    if ((flags & SP_NODE_NONEMPTY) && n->value[0] == '\0')
+        return sp_node_fail(e, name, n, "%s must not be empty", key);
+    *out = n->value;
+    return 0;
 }

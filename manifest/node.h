@@ -9,7 +9,9 @@
  * "NAME:LINE:COLUMN: what" (1-based line and column, as editors count).
  *
  * Memory: sp_node_parse() returns a tree the caller frees with
- * sp_node_free(); strings inside belong to the tree.
+ * sp_node_free(); strings inside belong to the tree.  Below the parser, the
+ * toolkit every strict reader uses: one position error, one unknown-key
+ * check, one scalar getter.
  */
 #ifndef SP_NODE_H
 #define SP_NODE_H
@@ -57,5 +59,55 @@ void sp_node_free(struct sp_node *n);
  * mapping).  Index of the pair in *INDEX when INDEX is not NULL. */
 const struct sp_node *sp_node_get(const struct sp_node *n, const char *key,
                                   size_t *index);
+
+/* sp_node_str: the text of KEY in mapping N when it was written as a
+ * string (a quoted YAML scalar, a JSON string), else NULL: absent, a
+ * mapping, a list, a JSON number, true, false or null.  For formats whose
+ * strings are always quoted (JSON: DSSE envelopes, OCI image documents).
+ * Borrowed from the tree. */
+const char *sp_node_str(const struct sp_node *n, const char *key);
+
+/* ---- the strict reader's toolkit ---------------------------------------
+ * Every reader of a tree (manifests, policies, the release catalog, DSSE
+ * envelopes, OCI image JSON) reports what is wrong the same way: one line,
+ * SP_EXIT_INPUT, "NAME:LINE:COLUMN: what" where the node has a position
+ * (YAML) and "NAME: what" where it has none (a node read from JSON: line 0).
+ * NAME is the file as the user named it.  None of these allocate. */
+
+/* sp_node_fail: the error above at node N (N may be NULL: no position),
+ * printf-style.  Always -1. */
+int sp_node_fail(struct sp_error *e, const char *name, const struct sp_node *n,
+                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* sp_node_fail_key: as sp_node_fail, at the position of the I-th key of
+ * mapping MAP (where a key, not its value, is at fault).  Always -1. */
+int sp_node_fail_key(struct sp_error *e, const char *name, const struct sp_node *map,
+                     size_t i, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* sp_node_known_keys: 0 when every key of mapping MAP is one of KNOWN (a
+ * NULL-terminated list), else -1 with E set at the first other key:
+ * "unknown key 'K' in WHAT (expected A, B, C)", WHAT saying what MAP is
+ * ("a policy", "a release"). */
+int sp_node_known_keys(const struct sp_node *map, const char *const *known,
+                       const char *what, const char *name, struct sp_error *e);
+
+/* sp_node_scalar: 0 when N is a string (a YAML scalar or a JSON string:
+ * never a JSON number, true, false or null), else -1 with E set at N:
+ * "WHAT must be a text, not a mapping" (a list, a number, true, false,
+ * null).  WHAT names the value (a key, or "k: an item of one_of"). */
+int sp_node_scalar(const struct sp_node *n, const char *what, const char *name,
+                   struct sp_error *e);
+
+enum {
+    SP_NODE_OPTIONAL = 1,      /* sp_node_text: an absent key gives NULL, not an error */
+    SP_NODE_NONEMPTY = 2,      /* sp_node_text: "" is an error */
+};
+
+/* sp_node_text: the text of KEY in mapping MAP into *OUT (borrowed from the
+ * tree; NULL when absent and FLAGS has SP_NODE_OPTIONAL).  0, or -1 with E
+ * set: "missing key 'KEY'" (at MAP), sp_node_scalar's "KEY must be a text,
+ * not ...", "KEY must not be empty" (SP_NODE_NONEMPTY). */
+int sp_node_text(const struct sp_node *map, const char *key, unsigned flags,
+                 const char **out, const char *name, struct sp_error *e);
 
 #endif

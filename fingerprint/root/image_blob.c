@@ -114,12 +114,10 @@ static void ring_release(struct ring *r)
 
 static void hex_digest(EVP_MD_CTX *ctx, char out[SP_DIGEST_LEN + 1])
 {
-    unsigned char md[32];
+    unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int n = 0;
     EVP_DigestFinal_ex(ctx, md, &n);
-    memcpy(out, "sha256:", 7);
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+    sp_digest_format(md, out);
 }
 
 /* ---- consumer: diff_id and tar scan ---- */

@@ -16,7 +16,7 @@
 #include "manifest/error.h"
 #include "fingerprint/root/image.h"
 
-#define SP_DIGEST_LEN 71          /* "sha256:" + 64 hex */
+#include "common/digest.h"       /* SP_DIGEST_LEN */
 
 /* ---- where blobs are (image_source.c) ---- */
 

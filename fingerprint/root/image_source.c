@@ -27,6 +27,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "manifest/node.h"
 
 #define MT_OCI_INDEX "application/vnd.oci.image.index.v1+json"
@@ -49,12 +50,8 @@ struct archive_member {
 
 void image_sha256_digest(const void *buf, size_t len, char out[SP_DIGEST_LEN + 1])
 {
-    unsigned char md[32];
-    unsigned int mdlen = 0;
-    EVP_Digest(buf, len, md, &mdlen, EVP_sha256(), NULL);
-    memcpy(out, "sha256:", 7);
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+    if (sp_sha256_digest(buf, len, out) != 0)
+        out[0] = '\0';
 }
 
 /* ---- the store ---- */
@@ -358,28 +355,21 @@ int image_store_read(struct image_store *s, const char *name, uint64_t max,
     }
     s->json_read += b.size;
     char *d = malloc(b.size + 1);
-    size_t n = 0;
     if (d == NULL) {
         close(b.fd);
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
     }
-    while (n < b.size) {
-        ssize_t got = pread(b.fd, d + n, b.size - n, (off_t)(b.offset + n));
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) {
-            int err = got < 0 ? errno : EIO;
-            free(d);
-            close(b.fd);
-            return sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s", s->path, name,
-                           got < 0 ? strerror(err) : "truncated");
-        }
-        n += (size_t)got;
+    if (sp_pread_full(b.fd, d, b.size, b.offset) != 0) {
+        int err = errno;
+        free(d);
+        close(b.fd);
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s", s->path, name,
+                       err == ENODATA ? "truncated" : strerror(err));
     }
     close(b.fd);
-    d[n] = '\0';
+    d[b.size] = '\0';
     *buf = d;
-    *len = n;
+    *len = b.size;
     return 0;
 }
 
@@ -387,18 +377,7 @@ int image_store_read(struct image_store *s, const char *name, uint64_t max,
 
 static const char *str_at(const struct sp_node *n, const char *key)
 {
-    const struct sp_node *v = sp_node_get(n, key, NULL);
-    return v && v->kind == SP_NODE_SCALAR && v->quoted ? v->value : NULL;
-}
-
-static int valid_digest(const char *d)
-{
-    if (d == NULL || strncmp(d, "sha256:", 7) != 0 || strlen(d) != SP_DIGEST_LEN)
-        return 0;
-    for (const char *p = d + 7; *p; p++)
-        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
-            return 0;
-    return 1;
+    return sp_node_str(n, key);
 }
 
 struct desc {
@@ -421,7 +400,7 @@ static int parse_desc(const struct sp_node *n, const char *file, struct desc *d,
     const struct sp_node *sz = sp_node_get(n, "size", NULL);
     if (d->digest == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "%s:%zu: descriptor without a digest", file, n->line);
-    if (!valid_digest(d->digest))
+    if (!sp_digest_valid(d->digest))
         return sp_fail(e, SP_EXIT_INPUT, "%s:%zu: digest '%.80s' is not sha256:<64 hex> "
                        "(only sha256 is read)", file, n->line, d->digest);
     char *end;
@@ -859,7 +838,7 @@ static int parse_config(struct image_store *s, const char *file, const struct sp
                        s->path, file, ids->count, plan->nlayers);
     for (size_t i = 0; i < ids->count; i++) {
         const struct sp_node *d = ids->items[i];
-        if (d->kind != SP_NODE_SCALAR || !d->quoted || !valid_digest(d->value))
+        if (d->kind != SP_NODE_SCALAR || !d->quoted || !sp_digest_valid(d->value))
             return sp_fail(e, SP_EXIT_INPUT, "%s:%zu: %s: diff_id %zu is not sha256:<64 hex>",
                            file, d->line, s->path, i);
         snprintf(plan->layers[i].want_diff_id, sizeof plan->layers[i].want_diff_id, "%s",
@@ -996,7 +975,7 @@ out:
 
 /* The 64 hex of a content-addressed name ("<hex>.json", "blobs/sha256/<hex>"),
  * or NULL. */
-static const char *hex_of_name(const char *name, char out[65])
+static const char *hex_of_name(const char *name, char out[SP_SHA256_HEX_LEN + 1])
 {
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
@@ -1198,7 +1177,7 @@ static int plan_docker(struct image_store *s, const char *tag, const struct plat
     if (image_store_read(s, config, l->json_max, &buf, &len, e) != 0)
         goto out;
     image_sha256_digest(buf, len, plan->config_digest);
-    char hex[65];
+    char hex[SP_SHA256_HEX_LEN + 1];
     if (hex_of_name(config, hex) && strcmp(plan->config_digest + 7, hex) != 0) {
         sp_fail(e, SP_EXIT_VERIFY, "%s: %s: sha256 is %s, its name says sha256:%s", s->path,
                 config, plan->config_digest, hex);

@@ -115,18 +115,3 @@ int root_check_path(const char *path)
     }
     return 0;
 }
-
-int sp_path_join(char *out, size_t outsz, const char *a, const char *b)
-{
-    size_t al = strlen(a);
-    while (al > 0 && a[al - 1] == '/')
-        al--;
-    while (*b == '/')
-        b++;
-    int n = snprintf(out, outsz, "%.*s/%s", (int)al, a, b);
-    if (n < 0 || (size_t)n >= outsz) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    return 0;
-}

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/path.h"           /* sp_path_join */
+
 #define SP_ROOT_DIR_ENTRIES_MAX 100000  /* names one list_dir returns */
 #define SP_ROOT_PATH_MAX 4096
 
@@ -108,9 +110,5 @@ char *root_host_path(struct root *r, const char *path);
  * SP_ROOT_PATH_MAX, what every backend resolves; else -1 with errno ENOENT
  * (NULL or empty) or ENAMETOOLONG. */
 int root_check_path(const char *path);
-
-/* sp_path_join: "A/B" with exactly one slash, into OUT; -1 (ENAMETOOLONG)
- * if it does not fit. */
-int sp_path_join(char *out, size_t outsz, const char *a, const char *b);
 
 #endif

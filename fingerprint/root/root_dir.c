@@ -17,6 +17,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/file.h"
+
 struct dir_impl {
     int dirfd;          /* O_PATH descriptor of the root directory */
     char *real;         /* realpath of the root, no trailing slash ("" for /) */
@@ -83,51 +85,10 @@ static int dir_read_file(struct root *r, const char *path, size_t max,
     int fd = open_regular(r, path, &st);
     if (fd < 0)
         return -1;
-    size_t cap = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
-    if (cap < 4096)
-        cap = max + 1 < 4096 ? max + 1 : 4096;
-    char *b = malloc(cap + 1);
-    size_t n = 0;
-    if (b == NULL)
-        goto fail_errno;
-    for (;;) {
-        if (n == cap) {
-            if (cap > max)
-                break;
-            size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2;
-            char *nb = realloc(b, ncap + 1);
-            if (nb == NULL)
-                goto fail_errno;
-            b = nb;
-            cap = ncap;
-        }
-        ssize_t got = read(fd, b + n, cap - n);
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
-            goto fail_errno;
-        }
-        if (got == 0)
-            break;
-        n += (size_t)got;
-    }
+    int rc = sp_read_fd(fd, max, (size_t)st.st_size, 0, buf, len), saved = errno;
     close(fd);
-    if (n > max) {
-        free(b);
-        errno = EFBIG;
-        return -1;
-    }
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return 0;
-fail_errno: {
-        int saved = errno;
-        free(b);
-        close(fd);
-        errno = saved;
-        return -1;
-    }
+    errno = saved;
+    return rc;
 }
 
 static int cmp_names(const void *a, const void *b)

@@ -53,7 +53,7 @@ $ stackprint check --policy tests/fixtures/policies $T/none.yaml
 $ printf 'schema: stackprint/manifest/v2\nbogus: 1\n' > $T/m.yaml
 $ stackprint check --policy tests/fixtures/policies $T/m.yaml
 ? 4
-2>~ ^stackprint: .*/m.yaml:2:1: unknown key 'bogus'$
+2>~ ^stackprint: .*/m.yaml:2:1: unknown key 'bogus' in a manifest \(expected schema, tool, created, subject, stack_id, facts, evidence, warnings\)$
 
 ### a missing policy is exit 4
 $ stackprint check --policy $T/none.yaml tests/fixtures/manifests/trn2-xla.yaml

@@ -119,7 +119,7 @@ $ stackprint fleet $T/d
 $ mkdir $T/d && cp tests/fixtures/fleet/node1.json $T/d/ && echo '{"results": []}' > $T/d/report.json
 $ stackprint fleet $T/d
 ? 4
-2>~ ^stackprint: .*/d/report.json: unknown key 'results'$
+2>~ ^stackprint: .*/d/report.json: unknown key 'results' in a manifest \(expected schema, tool, created, subject, stack_id, facts, evidence, warnings\)$
 
 ### an empty folder: exit 4
 $ mkdir $T/empty

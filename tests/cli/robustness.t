@@ -19,7 +19,7 @@ $ stackprint check -p tests/fixtures/policies $T/true.json
 $ sed 's/"created": "[^"]*"/"created": 5/' tests/fixtures/manifests/trn1-native.json > $T/created.json
 $ stackprint check -p tests/fixtures/policies $T/created.json
 ? 4
-2>~ ^stackprint: .*/created.json: expected a string for created$
+2>~ ^stackprint: .*/created.json: created must be a text, not a number$
 
 ### a fact edited after probing: check refuses it
 $ sed 's/"trn2"/"trn1"/' tests/fixtures/manifests/trn2-xla.yaml > $T/edited.yaml

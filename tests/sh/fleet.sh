@@ -118,7 +118,7 @@ for i in range(100000):
 "$STACKPRINT" fleet "$TMPDIR/many" >/dev/null 2>"$TMPDIR/err"
 check "100,000 tiny files: exit 4" [ $? -eq 4 ]
 check "100,000 tiny files: the first one named, then stop" \
-    [ "$(cat "$TMPDIR/err")" = "stackprint: $TMPDIR/many/n000000.json: missing key schema" ]
+    [ "$(cat "$TMPDIR/err")" = "stackprint: $TMPDIR/many/n000000.json: missing key 'schema'" ]
 "$STACKPRINT" fleet --keep-going --format json "$TMPDIR/many" >"$TMPDIR/many.json" 2>"$TMPDIR/err"
 rc=$?
 if [ $rc -eq 4 ]; then ok "100,000 tiny files --keep-going: exit 4"

@@ -85,7 +85,8 @@ static void strict_errors(void **state)
     expect_error(HEAD "facts: {a: \"1\"}\nfacts: {}\n", "f.yaml:7:1: duplicate key 'facts'");
     expect_error(HEAD "facts: {a: &x \"1\", b: *x}\n", "f.yaml:6:12: anchors are not allowed");
     expect_error(HEAD "facts: {}\n---\nschema: x\n", "f.yaml:7:1: more than one document");
-    expect_error(HEAD "facts: {}\nextra: 1\n", "f.yaml:7:1: unknown key 'extra'");
+    expect_error(HEAD "facts: {}\nextra: 1\n", "f.yaml:7:1: unknown key 'extra' in a manifest "
+                 "(expected schema, tool, created, subject, stack_id, facts, evidence, warnings)");
     expect_error(HEAD "facts: {a: [1]}\n", "f.yaml:6:12: fact value must be a string: a");
     expect_error("schema: other/v9\n", "f.yaml:1:9: unsupported schema other/v9");
     expect_error(HEAD "facts: {a: !!binary aGk=}\n",
@@ -113,7 +114,7 @@ static void json_scalars_refused(void **state)
                  "f.yaml: fact value must be a string: a");
     expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {\"a\": null}}",
                  "f.yaml: fact value must be a string: a");
-    expect_error(JHEAD("5") "\"facts\": {}}", "f.yaml: expected a string for created");
+    expect_error(JHEAD("5") "\"facts\": {}}", "f.yaml: created must be a text, not a number");
     expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {\"a\": \"1\"}, "
                  "\"evidence\": {\"a\": 1}}", "f.yaml: evidence must be a string: a");
     expect_error(JHEAD("\"2026-11-29T08:00:00Z\"") "\"facts\": {}, \"warnings\": [null]}",

@@ -79,7 +79,7 @@ static void catalog_errors(void **state)
         { "catalog: x\nsource: s\nreleases:\n  - release: \"2.0\"\n    packages: []\n"
           "  - release: \"2.0\"\n    packages: []\n", "c:6:14: release listed twice" },
         { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    bogus: 1\n",
-          "c:5:5: unknown key 'bogus'" },
+          "c:5:5: unknown key 'bogus' in a release (expected release, packages)" },
         { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    packages:\n      - {name: a}\n",
           "c:6:9: a package must be a string \"NAME VERSION INSTANCES PYTHONS\"" },
         { "catalog: x\nsource: s\nreleases:\n  - release: \"1\"\n    packages:\n      - \"a 1.0 trn1\"\n",
@@ -94,9 +94,11 @@ static void catalog_errors(void **state)
         /* a JSON catalog: numbers and null are not strings (2.16 would be
          * read as jansson's "2.1600000000000001") */
         { "{\"catalog\": \"x\", \"source\": \"s\", \"releases\": [{\"release\": 2.16}]}",
-          "c: expected a non-empty string" },
+          "c: release must be a text, not a number" },
         { "{\"catalog\": \"x\", \"source\": null, \"releases\": []}",
-          "c: expected a non-empty string" },
+          "c: source must be a text, not null" },
+        { "catalog: x\nsource: \"\"\nreleases: []\n", "c:2:9: source must not be empty" },
+        { "catalog: x\nreleases: []\n", "c:1:1: missing key 'source'" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct sp_error e = { 0 };
