@@ -107,7 +107,7 @@ static struct root *open_image(const char *spec, const char *platform, struct sp
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct image_open_opts o = {
-        .spec = spec, .platform = platform,
+        .spec = spec, .platform = platform, .keep = probe_read_patterns(),
         .progress = isatty(STDERR_FILENO) ? image_progress : NULL, .progress_ctx = &t0,
     };
     struct root *r = root_open_image(&o, e);
@@ -345,7 +345,6 @@ int cmd_probe(int argc, char **argv)
     char *env = NULL, *envpath = NULL;
     size_t envlen = 0;
     if (probe_run_all(&ctx, &e) != 0 ||
-        (root->kind == ROOT_IMAGE && image_root_facts(root, &m.facts) != 0) ||
         manifest_finish(&m) != 0 ||
         (cyclonedx ? sp_export_render(&m, "cyclonedx", &buf, &len, &e)
                    : manifest_render(&m, format, &buf, &len, &e)) != 0) {

@@ -43,6 +43,7 @@ void image_limits_default(struct image_limits *l)
     l->members_max = SP_IMAGE_ARCHIVE_MEMBERS_MAX;
     l->descriptors_max = SP_IMAGE_DESCRIPTORS_MAX;
     l->json_total_max = SP_IMAGE_JSON_TOTAL_MAX;
+    l->keep = NULL;
 }
 
 /* ---- path resolution (itree_resolve, image_tree.c) ---- */
@@ -400,10 +401,12 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
     struct image_impl *im = NULL;
     int store_ok = 0;
 
-    if (l == NULL) {
+    if (l == NULL)
         image_limits_default(&defaults);
-        l = &defaults;
-    }
+    else
+        defaults = *l;
+    defaults.keep = o->keep;
+    l = &defaults;
     if (image_check_platform(o->platform, e) != 0)
         return NULL;
     if (image_parse_spec(o->spec, &path, &tag) != 0) {
