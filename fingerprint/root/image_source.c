@@ -1014,8 +1014,9 @@ static int safe_member_name(const char *n)
 {
     char tmp[SP_ROOT_PATH_MAX];
     const char *why;
-    struct image_limits l;
-    image_limits_default(&l);
+    /* the default name bound whatever the caller's limits: itree_normalise
+     * reads only name_max */
+    const struct image_limits l = { .name_max = SP_IMAGE_NAME_MAX };
     return n && itree_normalise(n, &l, tmp, sizeof tmp, &why) == 0 && tmp[0];
 }
 
