@@ -82,6 +82,89 @@ static int cmp_member(const void *a, const void *b)
     return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
+/* A new member at the end of S's list (zeroed but for POS), or NULL with
+ * E set at the members bound or out of memory.  *CAP: slots allocated. */
+static struct archive_member *member_new(struct image_store *s, size_t *cap,
+                                         const struct image_limits *l, struct sp_error *e)
+{
+    if (s->nmembers >= l->members_max) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: more than %zu members", s->path, l->members_max);
+        return NULL;
+    }
+    if (s->nmembers == *cap) {
+        size_t nc = *cap ? *cap * 2 : 64;
+        struct archive_member *nm = realloc(s->members, nc * sizeof *nm);
+        if (nm == NULL) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+            return NULL;
+        }
+        s->members = nm;
+        *cap = nc;
+    }
+    struct archive_member *m = &s->members[s->nmembers];
+    memset(m, 0, sizeof *m);
+    m->pos = s->nmembers;
+    return m;
+}
+
+/* Member M's name, type, link and data region from tar entry ENT (A has
+ * just read its header).  -1 with E set. */
+static int member_fill(struct image_store *s, struct archive *a, struct archive_entry *ent,
+                       struct archive_member *m, struct sp_error *e)
+{
+    char name[SP_ROOT_PATH_MAX];
+    strip_name(archive_entry_pathname(ent), name, sizeof name);   /* fits: measured before */
+    m->name = strdup(name);
+    s->nmembers++;
+    if (m->name == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+    const char *hl = archive_entry_hardlink(ent);
+    mode_t ft = archive_entry_filetype(ent);
+    if (hl) {
+        if (strip_name(hl, name, sizeof name) != 0)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: member %.200s: hard link target longer "
+                           "than %d bytes", s->path, m->name, SP_ROOT_PATH_MAX - 1);
+        m->type = M_HARDLINK;
+        m->link = strdup(name);
+    } else if (ft == AE_IFLNK) {
+        m->type = M_LINK;
+        m->link = strdup(archive_entry_symlink(ent) ? archive_entry_symlink(ent) : "");
+    } else if (ft == AE_IFDIR) {
+        m->type = M_DIR;
+    } else if (ft == AE_IFREG && archive_entry_sparse_count(ent) == 0) {
+        m->type = M_FILE;
+        /* the tar reader has consumed the header(s): the data starts here */
+        m->offset = (uint64_t)archive_filter_bytes(a, 0);
+        m->size = archive_entry_size_is_set(ent) ? (uint64_t)archive_entry_size(ent) : 0;
+    } else {
+        m->type = M_OTHER;
+    }
+    if ((m->type == M_LINK || m->type == M_HARDLINK) && m->link == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+    return 0;
+}
+
+/* Sort S's members by name; later members win, as tar extraction does:
+ * keep the last of equal names. */
+static void members_sort(struct image_store *s)
+{
+    if (s->nmembers < 2)
+        return;
+    qsort(s->members, s->nmembers, sizeof *s->members, cmp_member);
+    size_t w = 0;
+    for (size_t i = 0; i < s->nmembers; i++) {
+        if (i + 1 < s->nmembers && strcmp(s->members[i].name, s->members[i + 1].name) == 0) {
+            free(s->members[i].name);
+            free(s->members[i].link);
+            continue;
+        }
+        s->members[w++] = s->members[i];
+    }
+    s->nmembers = w;
+}
+
+/* Index the tar S->fd once with libarchive: each member's name, type,
+ * link, and where its data lies, sorted by name. */
 static int index_tar(struct image_store *s, const struct image_limits *l, struct sp_error *e)
 {
     struct archive *a = archive_read_new();
@@ -98,88 +181,26 @@ static int index_tar(struct image_store *s, const struct image_limits *l, struct
         goto out;
     }
     while ((r = archive_read_next_header(a, &ent)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
-        char name[SP_ROOT_PATH_MAX];
         const char *raw = archive_entry_pathname(ent);
         if (raw == NULL) {
             sp_fail(e, SP_EXIT_INPUT, "%s: a member has no usable name", s->path);
             goto out;
         }
-        if (strlen(raw) >= sizeof name) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: a member name is longer than %zu bytes", s->path,
-                    sizeof name - 1);
+        if (strlen(raw) >= SP_ROOT_PATH_MAX) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: a member name is longer than %d bytes", s->path,
+                    SP_ROOT_PATH_MAX - 1);
             goto out;
         }
-        if (s->nmembers >= l->members_max) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: more than %zu members", s->path, l->members_max);
+        struct archive_member *m = member_new(s, &cap, l, e);
+        if (m == NULL || member_fill(s, a, ent, m, e) != 0)
             goto out;
-        }
-        if (s->nmembers == cap) {
-            cap = cap ? cap * 2 : 64;
-            struct archive_member *nm = realloc(s->members, cap * sizeof *nm);
-            if (nm == NULL) {
-                sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
-                goto out;
-            }
-            s->members = nm;
-        }
-        struct archive_member *m = &s->members[s->nmembers];
-        memset(m, 0, sizeof *m);
-        m->pos = s->nmembers;
-        strip_name(raw, name, sizeof name);   /* fits: RAW was measured above */
-        m->name = strdup(name);
-        s->nmembers++;
-        if (m->name == NULL) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
-            goto out;
-        }
-        const char *hl = archive_entry_hardlink(ent);
-        mode_t ft = archive_entry_filetype(ent);
-        if (hl) {
-            if (strip_name(hl, name, sizeof name) != 0) {
-                sp_fail(e, SP_EXIT_INPUT, "%s: member %.200s: hard link target longer than "
-                        "%d bytes", s->path, m->name, SP_ROOT_PATH_MAX - 1);
-                goto out;
-            }
-            m->type = M_HARDLINK;
-            m->link = strdup(name);
-        } else if (ft == AE_IFLNK) {
-            m->type = M_LINK;
-            m->link = strdup(archive_entry_symlink(ent) ? archive_entry_symlink(ent) : "");
-        } else if (ft == AE_IFDIR) {
-            m->type = M_DIR;
-        } else if (ft == AE_IFREG && archive_entry_sparse_count(ent) == 0) {
-            m->type = M_FILE;
-            /* the tar reader has consumed the header(s): the data starts here */
-            m->offset = (uint64_t)archive_filter_bytes(a, 0);
-            m->size = archive_entry_size_is_set(ent) ? (uint64_t)archive_entry_size(ent) : 0;
-        } else {
-            m->type = M_OTHER;
-        }
-        if ((m->type == M_LINK || m->type == M_HARDLINK) && m->link == NULL) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
-            goto out;
-        }
     }
     if (r != ARCHIVE_EOF) {
         sp_fail(e, SP_EXIT_INPUT, "%s: not an OCI layout, OCI archive or docker-save "
                 "tarball (%s)", s->path, archive_error_string(a));
         goto out;
     }
-    /* later members win, as tar extraction does: keep the last of equal names */
-    if (s->nmembers > 1) {
-        qsort(s->members, s->nmembers, sizeof *s->members, cmp_member);
-        size_t w = 0;
-        for (size_t i = 0; i < s->nmembers; i++) {
-            if (i + 1 < s->nmembers &&
-                strcmp(s->members[i].name, s->members[i + 1].name) == 0) {
-                free(s->members[i].name);
-                free(s->members[i].link);
-                continue;
-            }
-            s->members[w++] = s->members[i];
-        }
-        s->nmembers = w;
-    }
+    members_sort(s);
     rc = 0;
 out:
     archive_read_free(a);
