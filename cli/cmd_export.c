@@ -23,13 +23,8 @@ static const char export_usage[] =
 int sp_export_render(const struct manifest *m, const char *format, char **out, size_t *len,
                      struct sp_error *e)
 {
-    struct sp_bom b;
-    int rc = sp_bom_build(m, &b, e);
-    if (rc == 0)
-        rc = strcmp(format, "spdx") == 0 ? sp_export_spdx(&b, out, len, e)
-                                         : sp_export_cyclonedx(&b, out, len, e);
-    sp_bom_free(&b);
-    return rc;
+    return sp_bom_render(m, strcmp(format, "spdx") == 0 ? SP_BOM_SPDX : SP_BOM_CYCLONEDX,
+                         out, len, e);
 }
 
 int cmd_export(int argc, char **argv)

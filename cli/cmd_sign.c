@@ -7,16 +7,20 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "export/bom_statement.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 
 static const char sign_usage[] =
-    "usage: stackprint sign -k|--key KEY [-o|--output ENVELOPE] MANIFEST\n"
+    "usage: stackprint sign -k|--key KEY [-o|--output ENVELOPE] [--predicate manifest|cyclonedx]\n"
+    "                       MANIFEST\n"
     "Sign MANIFEST's exact bytes into a DSSE envelope (an in-toto Statement).\n"
     "options:\n"
     "  -k, --key KEY          the private key: a PEM file or an OpenSSL store URI\n"
     "  -o, --output ENVELOPE  where to write it (default MANIFEST.intoto.json);\n"
     "                         not KEY or MANIFEST\n"
+    "      --predicate WHAT   the statement's predicate: manifest (the manifest as JSON,\n"
+    "                         the default) or cyclonedx (its CycloneDX BOM)\n"
     "  -h, --help             show this help\n";
 
 #define ENVELOPE_SUFFIX ".intoto.json"
@@ -27,12 +31,13 @@ int cmd_sign(int argc, char **argv)
     static const struct option opts[] = {
         { "key", required_argument, NULL, 'k' },
         { "output", required_argument, NULL, 'o' },
+        { "predicate", required_argument, NULL, 'P' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     const char *keyarg = NULL, *out = NULL;
     struct sp_error e = { 0 };
-    int c;
+    int c, bom = 0;
 
     optind = 1;
     opterr = 0;
@@ -40,6 +45,12 @@ int cmd_sign(int argc, char **argv)
         switch (c) {
         case 'k': keyarg = optarg; break;
         case 'o': out = optarg; break;
+        case 'P':
+            if (strcmp(optarg, "manifest") != 0 && strcmp(optarg, "cyclonedx") != 0)
+                return sp_usage_error("sign", "unknown predicate '%s' (manifest or cyclonedx)",
+                                      optarg);
+            bom = strcmp(optarg, "cyclonedx") == 0;
+            break;
         case 'h': fputs(sign_usage, stdout); return SP_EXIT_OK;
         case ':': return sp_usage_error("sign", "option '%s' needs a value", argv[optind - 1]);
         default: return sp_usage_error("sign", "unknown option '%s'", argv[optind - 1]);
@@ -70,8 +81,8 @@ int cmd_sign(int argc, char **argv)
 
     /* the manifest is read strictly under its own path first, so that an
      * error names the file as given (the statement names it by base name) */
-    char *buf = NULL, *env = NULL;
-    size_t len = 0, envlen = 0;
+    char *buf = NULL, *env = NULL, *stmt = NULL;
+    size_t len = 0, envlen = 0, stmtlen = 0;
     EVP_PKEY *key = NULL;
     int rc = SP_EXIT_OK;
     struct manifest m;
@@ -79,12 +90,15 @@ int cmd_sign(int argc, char **argv)
     if (sp_read_file(path, SP_MANIFEST_MAX_BYTES, "manifest", &buf, &len, &e) != 0 ||
         manifest_parse(buf, len, from_stdin ? "<stdin>" : path, &m, &e) != 0 ||
         sp_key_load_private(keyarg, &key, &e) != 0 ||
-        sp_sign_manifest(buf, len, name, key, &env, &envlen, &e) != 0 ||
+        (bom ? sp_bom_statement : sp_statement_build)(buf, len, name, &stmt, &stmtlen, &e) != 0 ||
+        dsse_envelope_sign(DSSE_PAYLOAD_TYPE, (const unsigned char *)stmt, stmtlen, key,
+                           &env, &envlen, &e) != 0 ||
         sp_write_output(out, env, envlen, &e) != 0)
         rc = sp_error_print(&e);
     manifest_free(&m);
     EVP_PKEY_free(key);
     free(buf);
+    free(stmt);
     free(env);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "export/bom_statement.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 #include "junit/junit.h"
@@ -16,8 +17,9 @@
 static const char verify_usage[] =
     "usage: stackprint verify -p|--pub PUB [-e|--envelope FILE] MANIFEST\n"
     "       stackprint verify -p|--pub PUB [-e|--envelope FILE] [-m|--manifest M] RESULTS.xml\n"
-    "Verify MANIFEST's DSSE envelope, or the test-result attestation of a JUnit report\n"
-    "(stackprint attest), with the public key PUB; exit 3 when it fails.\n"
+    "Verify MANIFEST's DSSE envelope (its predicate the manifest or its CycloneDX BOM),\n"
+    "or the test-result attestation of a JUnit report (stackprint attest), with the\n"
+    "public key PUB; exit 3 when it fails.\n"
     "options:\n"
     "  -p, --pub PUB          the public key (PEM file or store URI) to trust\n"
     "  -e, --envelope FILE    the envelope (default MANIFEST.intoto.json, RESULTS.xml.intoto.json)\n"
@@ -99,10 +101,13 @@ int cmd_verify(int argc, char **argv)
     if (man == NULL ||
         sp_key_load_public(pubarg, &pub, &e) != 0 ||
         sp_read_file(envarg, SP_ENVELOPE_MAX_BYTES, "envelope", &env, &envlen, &e) != 0 ||
-        sp_verify_statement(env, envlen, strcmp(envarg, "-") == 0 ? "<stdin>" : envarg,
-                            man, manlen, from_stdin ? "<stdin>" : path,
-                            report ? SP_TESTRESULT_PREDICATE_TYPE : SP_PREDICATE_TYPE,
-                            pub, &v, &e) != 0 ||
+        (!report && sp_bom_envelope_claims(env, envlen)
+             ? sp_bom_verify(env, envlen, strcmp(envarg, "-") == 0 ? "<stdin>" : envarg,
+                             man, manlen, from_stdin ? "<stdin>" : path, pub, &v, &e)
+             : sp_verify_statement(env, envlen, strcmp(envarg, "-") == 0 ? "<stdin>" : envarg,
+                                   man, manlen, from_stdin ? "<stdin>" : path,
+                                   report ? SP_TESTRESULT_PREDICATE_TYPE : SP_PREDICATE_TYPE,
+                                   pub, &v, &e)) != 0 ||
         (config && sp_read_file(config, SP_MANIFEST_MAX_BYTES, "manifest", &cfg, &cfglen, &e) != 0)) {
         rc = sp_error_print(&e);
     } else if (config && (sp_sha256_hex(cfg, cfglen, hex) != 0 ||

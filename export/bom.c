@@ -308,6 +308,18 @@ int sp_bom_serial_uuid(const char *stack_id, char out[37])
     return 0;
 }
 
+int sp_bom_render(const struct manifest *m, enum sp_bom_format format, char **out, size_t *len,
+                  struct sp_error *e)
+{
+    struct sp_bom b;
+    int rc = sp_bom_build(m, &b, e);
+    if (rc == 0)
+        rc = format == SP_BOM_SPDX ? sp_export_spdx(&b, out, len, e)
+                                   : sp_export_cyclonedx(&b, out, len, e);
+    sp_bom_free(&b);
+    return rc;
+}
+
 int sp_bom_dump(json_t *doc, char **out, size_t *len, struct sp_error *e)
 {
     char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -90,6 +90,15 @@ int sp_export_cyclonedx(const struct sp_bom *b, char **out, size_t *len, struct 
  * schema), same layout rules. */
 int sp_export_spdx(const struct sp_bom *b, char **out, size_t *len, struct sp_error *e);
 
+enum sp_bom_format { SP_BOM_CYCLONEDX, SP_BOM_SPDX };
+
+/* sp_bom_render: manifest M as a bill of materials in FORMAT (sp_bom_build,
+ * then sp_export_cyclonedx or sp_export_spdx): the bytes stackprint export
+ * writes, malloc'd into *OUT (*LEN bytes, NUL-terminated, the caller's).
+ * Returns 0, or -1 with E set as those functions set it. */
+int sp_bom_render(const struct manifest *m, enum sp_bom_format format, char **out, size_t *len,
+                  struct sp_error *e);
+
 /* sp_bom_dump: DOC (reference taken) as JSON indented by two spaces, keys
  * in insertion order, one trailing newline, malloc'd into *OUT. */
 int sp_bom_dump(json_t *doc, char **out, size_t *len, struct sp_error *e);

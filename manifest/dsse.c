@@ -200,52 +200,86 @@ int sp_statement_json(json_t *subjects, const char *predicate_type, json_t *pred
     return 0;
 }
 
-int sp_statement_build(const char *buf, size_t len, const char *name,
-                       char **out, size_t *outlen, struct sp_error *e)
+/* The subjects of a statement about manifest M (BUF, LEN, NAME): see
+ * dsse.h.  A new JSON array, or NULL with E set. */
+static json_t *statement_subjects(const struct manifest *m, const char *buf, size_t len,
+                                  const char *name, struct sp_error *e)
+{
+    char hex[65];
+    json_t *subjects = NULL;
+
+    if (sp_sha256_hex(buf, len, hex) != 0) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: cannot build the predicate", name);
+        return NULL;
+    }
+    subjects = json_array();
+    if (subjects == NULL ||
+        json_array_append_new(subjects, subject_new(name, hex)) != 0)
+        goto nomem;
+    const char *cfg = factset_get(&m->facts, "image.config_digest");
+    if (cfg != NULL) {
+        if (strncmp(cfg, "sha256:", 7) != 0 || !is_sha256_hex(cfg + 7)) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: image.config_digest is not sha256:<64 lowercase hex>",
+                    name);
+            json_decref(subjects);
+            return NULL;
+        }
+        const char *ref = factset_get(&m->facts, "image.ref");
+        if (json_array_append_new(subjects, subject_new(ref ? ref : "image", cfg + 7)) != 0)
+            goto nomem;
+    }
+    return subjects;
+nomem:
+    json_decref(subjects);
+    sp_fail(e, SP_EXIT_INPUT, "%s: out of memory building the statement", name);
+    return NULL;
+}
+
+/* The manifest predicate: M as manifest_render(MANIFEST_JSON) writes it. */
+static int manifest_json(const struct manifest *m, char **out, size_t *len, struct sp_error *e)
+{
+    return manifest_render(m, MANIFEST_JSON, out, len, e);
+}
+
+int sp_manifest_statement(const char *buf, size_t len, const char *name,
+                          const char *predicate_type, sp_predicate_fn *predicate,
+                          char **out, size_t *outlen, struct sp_error *e)
 {
     struct manifest m;
-    char *js = NULL, hex[65];
+    char *js = NULL;
     size_t jslen = 0;
     json_t *subjects = NULL, *pred = NULL;
     int r = -1;
 
     if (manifest_parse(buf, len, name, &m, e) != 0)
         return -1;
-    if (manifest_render(&m, MANIFEST_JSON, &js, &jslen, e) != 0)
+    if (predicate(&m, &js, &jslen, e) != 0)
         goto out;
     json_error_t je;
-    pred = json_loadb(js, jslen, JSON_REJECT_DUPLICATES, &je);
-    if (pred == NULL || sp_sha256_hex(buf, len, hex) != 0) {
+    if ((pred = json_loadb(js, jslen, JSON_REJECT_DUPLICATES, &je)) == NULL) {
         sp_fail(e, SP_EXIT_INPUT, "%s: cannot build the predicate", name);
         goto out;
     }
-    subjects = json_array();
-    if (subjects == NULL ||
-        json_array_append_new(subjects, subject_new(name, hex)) != 0)
-        goto nomem;
-    const char *cfg = factset_get(&m.facts, "image.config_digest");
-    if (cfg != NULL) {
-        if (strncmp(cfg, "sha256:", 7) != 0 || !is_sha256_hex(cfg + 7)) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: image.config_digest is not sha256:<64 lowercase hex>",
-                    name);
-            goto out;
-        }
-        const char *ref = factset_get(&m.facts, "image.ref");
-        if (json_array_append_new(subjects, subject_new(ref ? ref : "image", cfg + 7)) != 0)
-            goto nomem;
+    if ((subjects = statement_subjects(&m, buf, len, name, e)) == NULL)
+        goto out;
+    if (sp_statement_json(subjects, predicate_type, pred, out, outlen) != 0) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: out of memory building the statement", name);
+        goto out;
     }
-    if (sp_statement_json(subjects, SP_PREDICATE_TYPE, pred, out, outlen) != 0)
-        goto nomem;
     r = 0;
-    goto out;
-nomem:
-    sp_fail(e, SP_EXIT_INPUT, "%s: out of memory building the statement", name);
 out:
     json_decref(subjects);
     json_decref(pred);
     free(js);
     manifest_free(&m);
     return r;
+}
+
+int sp_statement_build(const char *buf, size_t len, const char *name,
+                       char **out, size_t *outlen, struct sp_error *e)
+{
+    return sp_manifest_statement(buf, len, name, SP_PREDICATE_TYPE, manifest_json,
+                                 out, outlen, e);
 }
 
 int dsse_envelope_sign(const char *payload_type, const unsigned char *payload,

@@ -82,6 +82,24 @@ int dsse_pae(const char *type, const unsigned char *body, size_t len,
 int sp_statement_build(const char *buf, size_t len, const char *name,
                        char **out, size_t *outlen, struct sp_error *e);
 
+/* sp_predicate_fn: the predicate of a statement about the manifest M, as
+ * JSON text (one object) malloc'd into *OUT (*LEN bytes, the caller's).
+ * Returns 0, or -1 with E set. */
+struct manifest;
+typedef int sp_predicate_fn(const struct manifest *m, char **out, size_t *len,
+                            struct sp_error *e);
+
+/* sp_manifest_statement: sp_statement_build with another predicate: the
+ * Statement about the manifest whose exact bytes are BUF (LEN), with the
+ * same subjects (the manifest file, then the image config when there is
+ * one), predicateType PREDICATE_TYPE and as predicate the JSON object
+ * PREDICATE writes for the parsed manifest (the CycloneDX BOM,
+ * export/bom_statement.h), key order kept.  Errors as sp_statement_build,
+ * plus those of PREDICATE. */
+int sp_manifest_statement(const char *buf, size_t len, const char *name,
+                          const char *predicate_type, sp_predicate_fn *predicate,
+                          char **out, size_t *outlen, struct sp_error *e);
+
 /* sp_subject_json: a Statement subject (an in-toto ResourceDescriptor)
  * {"name": NAME, "digest": {"sha256": HEX}}, a new reference the caller
  * owns (json_decref), or NULL when out of memory. */

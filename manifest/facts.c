@@ -253,6 +253,9 @@ int fact_is_volatile(const char *key)
 {
     static const char *const volatile_keys[] = {
         "host.hostname", "host.instance_id", "container.id",
+        /* how full the compile cache is, not which stack filled it */
+        "neuron.cache.modules", "neuron.cache.modules_by_compiler",
+        "neuron.cache.locked", "neuron.cache.failed",
     };
     for (size_t i = 0; i < sizeof volatile_keys / sizeof *volatile_keys; i++)
         if (strcmp(key, volatile_keys[i]) == 0)

@@ -45,6 +45,18 @@ dsse_openssl_verify() {
         openssl dgst -sha256 -verify "$2" -signature "$4" "$3" >/dev/null 2>&1
     fi
 }
+# dsse_openssl_check NAME KIND PUB ENVELOPE: "ok" lines when openssl
+# verifies ENVELOPE's first signature over its PAE and rejects it over the
+# PAE with one byte more (the oracle can fail)
+dsse_openssl_check() {
+    dsse_pae "$4" "$TMPDIR/check.pae" && dsse_field "$4" sig | base64 -d > "$TMPDIR/check.sig"
+    check "$1: openssl verifies the signature over the PAE" \
+        dsse_openssl_verify "$2" "$3" "$TMPDIR/check.pae" "$TMPDIR/check.sig"
+    printf x >> "$TMPDIR/check.pae"
+    if dsse_openssl_verify "$2" "$3" "$TMPDIR/check.pae" "$TMPDIR/check.sig"; then
+        not_ok "$1: openssl rejects a changed PAE"
+    else ok "$1: openssl rejects a changed PAE"; fi
+}
 # dsse_openssl_resign KEY ENVELOPE OUT: ENVELOPE with its first signature
 # replaced by one openssl makes (ECDSA P-256, SHA-256) over its PAE
 dsse_openssl_resign() {
@@ -53,4 +65,19 @@ dsse_openssl_resign() {
         /usr/bin/python3 -c 'import json,sys,base64
 e=json.load(open(sys.argv[1])); e["signatures"][0]["sig"]=base64.b64encode(open(sys.argv[2],"rb").read()).decode()
 json.dump(e, open(sys.argv[3],"w"))' "$2" "$TMPDIR/resign.sig" "$3"
+}
+
+# npm_oracles: NODE_PATH to scripts/bootstrap-npm's folder, with ORACLE the
+# bill-of-materials judges (tests/oracle/bom_oracle.js); a "not ok" line
+# and status 1 when they are not installed
+npm_oracles() {
+    if [ -n "${STACKPRINT_NPM:-}" ]; then _npm=$STACKPRINT_NPM
+    elif [ "$(id -u)" = 0 ]; then _npm=/var/cache/stackprint/npm
+    else _npm=$HOME/.cache/stackprint/npm; fi
+    export NODE_PATH=$_npm/node_modules
+    ORACLE="node $TOP/tests/oracle/bom_oracle.js"
+    if ! command -v node >/dev/null || [ ! -d "$NODE_PATH/@cyclonedx/cyclonedx-library" ]; then
+        not_ok "npm oracles installed" "run scripts/bootstrap-npm (make check does)"
+        return 1
+    fi
 }

@@ -36,13 +36,7 @@ for kind in ed25519 ecdsa-p256; do
     rm -f "$out"
     "$STACKPRINT" attest --junit "$T/results.xml" --key "$k.key" --url $URL "$T/m.yaml"
     check "$kind: attest writes RESULTS.xml.intoto.json" test -s "$out"
-    dsse_pae "$out" "$T/pae" && dsse_field "$out" sig | base64 -d > "$T/sig"
-    check "$kind: openssl verifies the signature over the PAE" \
-        dsse_openssl_verify $kind "$k.pub" "$T/pae" "$T/sig"
-    printf x >> "$T/pae"
-    if dsse_openssl_verify $kind "$k.pub" "$T/pae" "$T/sig"; then
-        not_ok "$kind: openssl rejects a changed PAE"
-    else ok "$kind: openssl rejects a changed PAE"; fi
+    dsse_openssl_check "$kind" $kind "$k.pub" "$out"
     want=$(openssl pkey -pubin -in "$k.pub" -outform DER | sha256sum | cut -c1-64)
     check "$kind: keyid is sha256 of the SPKI DER" test "$(dsse_field "$out" keyid)" = "$want"
     if $ORACLE statement "$out" "$T/results.xml" "$T/m.yaml" "$T/m.yaml.intoto.json" $URL >"$T/o" 2>&1

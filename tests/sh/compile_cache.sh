@@ -208,3 +208,28 @@ check "compilers without a module are not listed" [ "$(fact "$TMPDIR/emptycompil
 check "the failed module is still counted" [ "$(fact "$TMPDIR/emptycompiler.json" neuron.cache.failed)" = 1 ]
 "$STACKPRINT" check --policy policies/neuron/compile-cache.yaml "$TMPDIR/emptycompiler.json" >"$TMPDIR/report" 2>&1
 check "and every graph will recompile" grep -q 'every graph will recompile' "$TMPDIR/report"
+
+# 10. The cache's counts are volatile (stackprint-manifest(5)): one more
+# module compiled by the same compiler for the same target changes
+# neuron.cache.modules but not the stack, so the stack id stays, as
+# tests/restamp (Python's hashlib over the documented volatile list)
+# computes it too; a module from another compiler changes
+# neuron.cache.compilers, which is part of the stack.
+root fill
+module "$R" 2.27.5334.0 MODULE_1+aaaa3333 trn2
+probe_json "$R" "$TMPDIR/fill1.json"
+module "$R" 2.27.5334.0 MODULE_2+bbbb3333 trn2
+printf 'x' >"$R$CC/neuronxcc-2.27.5334.0/MODULE_2+bbbb3333/model.log"
+mkdir -p "$R$CC/neuronxcc-2.27.5334.0/MODULE_3+cccc3333" && printf 'x' >"$R$CC/neuronxcc-2.27.5334.0/MODULE_3+cccc3333/model.log"
+probe_json "$R" "$TMPDIR/fill2.json"
+sid() { /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["stack_id"])' "$1"; }
+check "a fuller cache: modules counted" [ "$(fact "$TMPDIR/fill2.json" neuron.cache.modules)" = 2 ] && [ "$(fact "$TMPDIR/fill1.json" neuron.cache.modules)" = 1 ]
+check "a fuller cache: the same stack id" [ "$(sid "$TMPDIR/fill1.json")" = "$(sid "$TMPDIR/fill2.json")" ]
+cp "$TMPDIR/fill2.json" "$TMPDIR/fill2-restamped.json"
+/usr/bin/python3 tests/restamp "$TMPDIR/fill2-restamped.json"
+check "a fuller cache: the stack id as tests/restamp computes it" [ "$(sid "$TMPDIR/fill2.json")" = "$(sid "$TMPDIR/fill2-restamped.json")" ]
+"$STACKPRINT" diff "$TMPDIR/fill1.json" "$TMPDIR/fill2.json" >/dev/null 2>&1
+check "a fuller cache: diff sees the same stack (exit 0)" [ $? -eq 0 ]
+module "$R" 2.26.6360.0+6f180f47 MODULE_4+dddd3333 trn2
+probe_json "$R" "$TMPDIR/fill3.json"
+check "another compiler in the cache: another stack id" [ "$(sid "$TMPDIR/fill1.json")" != "$(sid "$TMPDIR/fill3.json")" ]

@@ -14,15 +14,7 @@
 # name the same purls, and bad input is refused.
 . "$TOP/tests/lib.sh"
 
-if [ -n "${STACKPRINT_NPM:-}" ]; then NPM=$STACKPRINT_NPM
-elif [ "$(id -u)" = 0 ]; then NPM=/var/cache/stackprint/npm
-else NPM=$HOME/.cache/stackprint/npm; fi
-export NODE_PATH=$NPM/node_modules
-if ! command -v node >/dev/null || [ ! -d "$NODE_PATH/@cyclonedx/cyclonedx-library" ]; then
-    not_ok "npm oracles installed" "run scripts/bootstrap-npm (make check does)"
-    exit 1
-fi
-ORACLE="node $TOP/tests/oracle/bom_oracle.js"
+npm_oracles || exit 1
 export SOURCE_DATE_EPOCH=1764547200
 
 # judge NAME MANIFEST: every check on one manifest
