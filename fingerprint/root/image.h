@@ -130,9 +130,11 @@ int image_parse_spec(const char *spec, char **path, char **tag);
  * when a pattern of L->keep matches it (the syntax of struct probe's READS,
  * fingerprint/probes/probe.h: "/etc/x*" over the whole path, "x.txt" over its
  * last components), else 0.  Suffix patterns of more than
- * SP_IMAGE_KEEP_TAIL_MAX components, and whole-path ones longer than
- * SP_IMAGE_KEEP_PATTERN_MAX bytes, never match.  Reads nothing: a pure
- * function of its arguments (stackprint-probe(1), "IMAGE"). */
+ * SP_IMAGE_KEEP_TAIL_MAX components never match, and files below a symlink
+ * are found only for whole-path patterns of at most
+ * SP_IMAGE_KEEP_PATTERN_MAX bytes (tests/unit/test_probes.c holds the
+ * probe table to both).  Reads nothing: a pure function of its arguments
+ * (stackprint-probe(1), "IMAGE"). */
 #define SP_IMAGE_KEEP_TAIL_MAX 4
 #define SP_IMAGE_KEEP_PATTERN_MAX 127
 uint64_t image_keep(const char *path, const struct image_limits *l);

@@ -6,9 +6,9 @@
  * declares in its row of the probe table (fingerprint/probes/probes.c),
  * whose union the caller passes in struct image_limits.keep; this file
  * holds no list of its own.  image_keep() must not read anything: a pure
- * function of the path.  A probe names paths, not entries: image_keep_aliases() walks the
- * merged tree through its symlinks and lists the files a kept path reaches
- * only through a link (`etc -> usr/share/etc` holding os-release), whose
+ * function of the path.  A probe names paths, not entries:
+ * image_keep_aliases() walks the merged tree through its symlinks and lists
+ * the files a kept path reaches only through a link (`etc -> usr/share/etc` holding os-release), whose
  * layers image_root.c then reads once more for their content. */
 #include "fingerprint/root/image_impl.h"
 
@@ -48,33 +48,30 @@ static size_t components(const char *s)
     return n;
 }
 
-/* the last N components of PATH, or NULL when it has fewer */
-static const char *tail(const char *path, size_t n)
-{
-    const char *p = path + strlen(path);
-    for (size_t k = 0; k < n; k++) {
-        while (p > path && p[-1] != '/')
-            p--;
-        if (k + 1 == n)
-            return p;
-        if (p == path)
-            return NULL;
-        p--;
-    }
-    return p;
-}
-
 uint64_t image_keep(const char *path, const struct image_limits *l)
 {
-    for (const char *const *k = l->keep; k && *k; k++) {
-        if ((*k)[0] == '/') {
-            if (strlen(*k) <= SP_IMAGE_KEEP_PATTERN_MAX && glob(*k + 1, path))
+    /* tails[k]: the last k components of PATH (NULL when it has fewer),
+     * found once: this runs once per tar entry */
+    const char *tails[SP_IMAGE_KEEP_TAIL_MAX + 1] = { NULL };
+    size_t k = 0;
+    const char *p = path + strlen(path);
+    tails[0] = p;
+    while (k < SP_IMAGE_KEEP_TAIL_MAX) {
+        while (p > path && p[-1] != '/')
+            p--;
+        tails[++k] = p;
+        if (p == path)
+            break;
+        p--;
+    }
+    for (const char *const *pat = l->keep; pat && *pat; pat++) {
+        if ((*pat)[0] == '/') {
+            if (glob(*pat + 1, path))
                 return l->keep_file_max;
             continue;
         }
-        size_t n = components(*k);
-        const char *t = n <= SP_IMAGE_KEEP_TAIL_MAX ? tail(path, n) : NULL;
-        if (t && glob(*k, t))
+        size_t n = components(*pat);
+        if (n <= SP_IMAGE_KEEP_TAIL_MAX && tails[n] && glob(*pat, tails[n]))
             return l->keep_file_max;
     }
     return 0;
