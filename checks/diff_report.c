@@ -249,22 +249,24 @@ static int render_json(const struct sp_diff *d, const struct sp_diff_meta *m, FI
     return ferror(fp) ? -1 : 0;
 }
 
+struct diff_job {
+    const struct sp_diff *d;
+    const struct sp_diff_meta *m;
+    enum sp_diff_format format;
+};
+
+static int write_diff(FILE *fp, const void *arg)
+{
+    const struct diff_job *j = arg;
+    return j->format == SP_DIFF_JSON       ? render_json(j->d, j->m, fp)
+           : j->format == SP_DIFF_MARKDOWN ? render_markdown(j->d, j->m, fp)
+                                           : render_text(j->d, j->m, fp);
+}
+
 int sp_diff_render(const struct sp_diff *d, const struct sp_diff_meta *m,
                    enum sp_diff_format format, char **out, size_t *len, struct sp_error *e)
 {
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *fp = open_memstream(&buf, &n);
-    if (fp == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "diff: out of memory");
-    int rc = format == SP_DIFF_JSON       ? render_json(d, m, fp)
-             : format == SP_DIFF_MARKDOWN ? render_markdown(d, m, fp)
-                                          : render_text(d, m, fp);
-    if (fclose(fp) != 0 || rc != 0) {
-        free(buf);
-        return sp_fail(e, SP_EXIT_INPUT, "diff: out of memory");
-    }
-    *out = buf;
-    *len = n;
-    return 0;
+    const struct diff_job j = { d, m, format };
+    return sp_render_buffer(write_diff, &j, "diff: out of memory", "diff: out of memory", out,
+                            len, e);
 }

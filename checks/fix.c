@@ -254,18 +254,15 @@ static void upstream(const char *v, char *out, size_t outsz)
     snprintf(out, outsz, "%.*s", (int)n, u);
 }
 
-/* The system package steps: legacy removals, driver, runtime, tools. */
-static int system_steps(const struct fixctx *x, const struct catalog_release *r,
-                        struct sp_fix_plan *p)
+/* The steps for the installed deb.* and rpm.* packages: legacy removals
+ * (when an aws-neuronx-* package is there), and every aws-neuronx-*
+ * package the release ships at another version.  *DKMS_SEEN: 1 when
+ * aws-neuronx-dkms is one of them. */
+static int package_steps(const struct fixctx *x, const struct catalog_release *r,
+                         struct sp_fix_plan *p, int *dkms_seen)
 {
     const struct factset *fs = x->facts;
     int rc = 0;
-    const char *dkms_target = NULL;
-    const struct catalog_package *c[4];
-    if (packages(r, "aws-neuronx-dkms", 0, c, 4) > 0)
-        dkms_target = c[0]->version;
-    int dkms_seen = 0;
-    char up[128];
     for (size_t i = 0; i < fs->count && rc == 0; i++) {
         const struct fact *f = &fs->facts[i];
         char sys = strncmp(f->key, "deb.", 4) == 0 ? 'd' : strncmp(f->key, "rpm.", 4) == 0 ? 'r' : 0;
@@ -288,7 +285,7 @@ static int system_steps(const struct fixctx *x, const struct catalog_release *r,
         int dkms = strcmp(name, "aws-neuronx-dkms") == 0;
         if (dkms && x->opts->keep_driver)
             continue;
-        dkms_seen |= dkms;
+        *dkms_seen |= dkms;
         const struct catalog_package *want = choose(r, name, 0, f->value, NULL);
         if (want == NULL || catalog_version_matches(want->version, f->value, 'd'))
             continue;
@@ -297,22 +294,31 @@ static int system_steps(const struct fixctx *x, const struct catalog_release *r,
                     strcmp(name, "aws-neuronx-collectives") == 0 ? G_RUNTIME : G_TOOLS;
         rc = sys_step(p, group, sys, f->key, name, f->value, want->version);
     }
-    /* the runtime library and collectives named only by their files, or
-     * following their packages */
+    return rc;
+}
+
+/* The runtime library and collectives named only by their files, or
+ * following their packages. */
+static int library_file_steps(const struct fixctx *x, const struct catalog_release *r,
+                              struct sp_fix_plan *p)
+{
     static const struct { const char *file_key, *pkg; } files[] = {
         { "neuron.runtime.version", "aws-neuronx-runtime-lib" },
         { "neuron.collectives.version", "aws-neuronx-collectives" },
     };
+    const struct catalog_package *c[4];
+    char up[128];
+    int rc = 0;
     for (size_t k = 0; k < 2 && rc == 0; k++) {
-        const char *fv = factset_get(fs, files[k].file_key);
+        const char *fv = factset_get(x->facts, files[k].file_key);
         if (fv == NULL || packages(r, files[k].pkg, 0, c, 4) == 0)
             continue;
         char key[128];
         snprintf(key, sizeof key, "deb.%s", files[k].pkg);
-        const char *pv = factset_get(fs, key);
+        const char *pv = factset_get(x->facts, key);
         if (pv == NULL) {
             snprintf(key, sizeof key, "rpm.%s", files[k].pkg);
-            pv = factset_get(fs, key);
+            pv = factset_get(x->facts, key);
         }
         if (pv)
             upstream(pv, up, sizeof up);
@@ -323,22 +329,46 @@ static int system_steps(const struct fixctx *x, const struct catalog_release *r,
         }
         follow_file(p, files[k].file_key, fv, pv ? up : NULL, c[0]->version, files[k].pkg, &rc);
     }
-    /* the driver: the package, then the module it builds, loaded */
-    if (rc == 0 && !x->opts->keep_driver && dkms_target) {
-        const char *loaded = factset_get(fs, "neuron.driver.version");
-        if (!dkms_seen && loaded && x->sys && strcmp(loaded, dkms_target) != 0)
-            rc = sys_step(p, G_DRIVER, x->sys, x->sys == 'r' ? "rpm.aws-neuronx-dkms"
-                                                            : "deb.aws-neuronx-dkms",
-                          "aws-neuronx-dkms", NULL, dkms_target);
-        const char *built = factset_get(fs, "neuron.driver.dkms");
-        if (rc == 0 && built && strcmp(built, dkms_target) != 0)
-            rc = add_step(p, G_RELOAD, "neuron.driver.dkms", built, dkms_target,
-                          "(DKMS builds the module with aws-neuronx-dkms %s)", dkms_target);
-        if (rc == 0 && loaded && strcmp(loaded, dkms_target) != 0)
-            rc = add_step(p, G_RELOAD, "neuron.driver.version", loaded, dkms_target,
-                          "modprobe -r neuron && modprobe neuron   # reload the driver: stop "
-                          "every Neuron workload first");
-    }
+    return rc;
+}
+
+/* The driver: the package (when no installed one was seen), then the
+ * module DKMS builds from it, loaded.  DKMS_TARGET: the release's
+ * aws-neuronx-dkms version. */
+static int driver_steps(const struct fixctx *x, struct sp_fix_plan *p, const char *dkms_target,
+                        int dkms_seen)
+{
+    int rc = 0;
+    const char *loaded = factset_get(x->facts, "neuron.driver.version");
+    if (!dkms_seen && loaded && x->sys && strcmp(loaded, dkms_target) != 0)
+        rc = sys_step(p, G_DRIVER, x->sys, x->sys == 'r' ? "rpm.aws-neuronx-dkms"
+                                                        : "deb.aws-neuronx-dkms",
+                      "aws-neuronx-dkms", NULL, dkms_target);
+    const char *built = factset_get(x->facts, "neuron.driver.dkms");
+    if (rc == 0 && built && strcmp(built, dkms_target) != 0)
+        rc = add_step(p, G_RELOAD, "neuron.driver.dkms", built, dkms_target,
+                      "(DKMS builds the module with aws-neuronx-dkms %s)", dkms_target);
+    if (rc == 0 && loaded && strcmp(loaded, dkms_target) != 0)
+        rc = add_step(p, G_RELOAD, "neuron.driver.version", loaded, dkms_target,
+                      "modprobe -r neuron && modprobe neuron   # reload the driver: stop "
+                      "every Neuron workload first");
+    return rc;
+}
+
+/* The system package steps: legacy removals, driver, runtime, tools. */
+static int system_steps(const struct fixctx *x, const struct catalog_release *r,
+                        struct sp_fix_plan *p)
+{
+    const char *dkms_target = NULL;
+    const struct catalog_package *c[4];
+    if (packages(r, "aws-neuronx-dkms", 0, c, 4) > 0)
+        dkms_target = c[0]->version;
+    int dkms_seen = 0;
+    int rc = package_steps(x, r, p, &dkms_seen);
+    if (rc == 0)
+        rc = library_file_steps(x, r, p);
+    if (rc == 0 && !x->opts->keep_driver && dkms_target)
+        rc = driver_steps(x, p, dkms_target, dkms_seen);
     return rc;
 }
 

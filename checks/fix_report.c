@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks/fix.h"
+#include "checks/report.h"
 
 /* The part of COMMAND before its last word (the package), as a length:
  * steps whose prefixes are equal join into one command.  The last word
@@ -190,34 +191,37 @@ static json_t *plan_json(const struct sp_fix_plan *p)
     return doc;
 }
 
-int sp_fix_render(const struct sp_fix_plan *plan, enum sp_fix_format format, char **out,
-                  size_t *len, struct sp_error *e)
+struct fix_job {
+    const struct sp_fix_plan *plan;
+    enum sp_fix_format format;
+};
+
+static int write_fix(FILE *fp, const void *arg)
 {
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *fp = open_memstream(&buf, &n);
-    if (fp == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "check --fix: %s", strerror(ENOMEM));
+    const struct fix_job *j = arg;
     int ok = 1;
-    if (format != SP_FIX_JSON) {
+    if (j->format != SP_FIX_JSON) {
         struct sp_fix_plan q;
-        ok = plan_escaped(plan, &q) == 0;
-        if (ok && format == SP_FIX_TEXT)
+        ok = plan_escaped(j->plan, &q) == 0;
+        if (ok && j->format == SP_FIX_TEXT)
             text(fp, &q);
         else if (ok)
             markdown(fp, &q);
         sp_fix_free(&q);
     } else {
-        json_t *doc = plan_json(plan);
+        json_t *doc = plan_json(j->plan);
         ok = doc && json_dumpf(doc, fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 &&
              fputc('\n', fp) != EOF;
         json_decref(doc);
     }
-    if (fclose(fp) != 0 || !ok) {
-        free(buf);
-        return sp_fail(e, SP_EXIT_INPUT, "check --fix: %s", strerror(ENOMEM));
-    }
-    *out = buf;
-    *len = n;
-    return 0;
+    return ok ? 0 : -1;
+}
+
+int sp_fix_render(const struct sp_fix_plan *plan, enum sp_fix_format format, char **out,
+                  size_t *len, struct sp_error *e)
+{
+    char nomem[64];
+    const struct fix_job j = { plan, format };
+    snprintf(nomem, sizeof nomem, "check --fix: %s", strerror(ENOMEM));
+    return sp_render_buffer(write_fix, &j, nomem, nomem, out, len, e);
 }

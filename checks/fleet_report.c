@@ -351,21 +351,22 @@ static int render_junit(const struct sp_fleet *f, FILE *fp)
     return ferror(fp) ? -1 : 0;
 }
 
+struct fleet_job {
+    const struct sp_fleet *f;
+    enum sp_fleet_format format;
+};
+
+static int write_fleet(FILE *fp, const void *arg)
+{
+    const struct fleet_job *j = arg;
+    return j->format == SP_FLEET_JSON ? render_json(j->f, fp)
+         : j->format == SP_FLEET_JUNIT ? render_junit(j->f, fp) : render_text(j->f, fp);
+}
+
 int sp_fleet_render(const struct sp_fleet *f, enum sp_fleet_format format, char **out,
                     size_t *len, struct sp_error *e)
 {
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *fp = open_memstream(&buf, &n);
-    if (fp == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "fleet: out of memory");
-    int rc = format == SP_FLEET_JSON ? render_json(f, fp)
-           : format == SP_FLEET_JUNIT ? render_junit(f, fp) : render_text(f, fp);
-    if (fclose(fp) != 0 || rc != 0) {
-        free(buf);
-        return sp_fail(e, SP_EXIT_INPUT, "fleet: cannot render the report (out of memory)");
-    }
-    *out = buf;
-    *len = n;
-    return 0;
+    const struct fleet_job j = { f, format };
+    return sp_render_buffer(write_fleet, &j, "fleet: out of memory",
+                            "fleet: cannot render the report (out of memory)", out, len, e);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/version.h"
 #include "common/strbuf.h"
 
 struct component {
@@ -85,25 +86,6 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Compare two lists of dotted numbers ("3.9" < "3.10"), for sorting. */
-static int cmp_dotted(const void *a, const void *b)
-{
-    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-    while (*x || *y) {
-        char *ex, *ey;
-        unsigned long nx = strtoul(x, &ex, 10), ny = strtoul(y, &ey, 10);
-        if (nx != ny)
-            return nx < ny ? -1 : 1;
-        if (ex == x || ey == y)
-            return strcmp(x, y);
-        x = *ex == '.' ? ex + 1 : ex;
-        y = *ey == '.' ? ey + 1 : ey;
-        if (!*x || !*y)
-            return (*x != 0) - (*y != 0);
-    }
-    return 0;
-}
-
 /* Packages the SDK's table classes as helper libraries of a framework
  * (n2-manifest.json package_properties: category "general" or
  * "helper-lib").  Their instance lists do not say where the framework runs:
@@ -127,11 +109,12 @@ static int is_helper_library(const char *table_name)
 /* What the components found agree on: for each component (pip ones only
  * when PYTHON), the union of its package's python or instance names over
  * the selected releases SEL (instances: helper libraries' rows left out);
- * then the intersection over components, sorted.  Empty when no component
- * qualifies. */
-static void release_attrs(const struct catalog *cat, const unsigned char *sel,
-                          const struct component *comp, size_t ncomp, int python,
-                          struct list *out)
+ * then the intersection over components, sorted (Python versions in
+ * neuron.sdk.python's scheme).  Empty when no component qualifies.  0, or
+ * -1 with E set (out of memory). */
+static int release_attrs(const struct catalog *cat, const unsigned char *sel,
+                         const struct component *comp, size_t ncomp, int python,
+                         struct list *out, struct sp_error *e)
 {
     enum { NAMES_MAX = 64 };
     const char *common[NAMES_MAX];
@@ -181,12 +164,18 @@ static void release_attrs(const struct catalog *cat, const unsigned char *sel,
         }
         ncommon = w;
     }
-    qsort(common, ncommon, sizeof *common, python ? cmp_dotted : cmp_str);
+    if (python) {               /* Python versions in the fact's scheme */
+        if (sp_version_sort(sp_scheme_for_key("neuron.sdk.python"), common, ncommon, e) != 0)
+            return sp_fail(e, SP_EXIT_INPUT, "release inference: out of memory");
+    } else {
+        qsort(common, ncommon, sizeof *common, cmp_str);
+    }
     list_reset(out);
     for (size_t i = 0; i < ncommon; i++)
         list_add(out, common[i]);
     if (!first && ncommon == 0)
         list_add(out, "none");
+    return 0;
 }
 
 static int set(struct factset *fs, const char *key, const char *value, const char *evidence,
@@ -255,235 +244,296 @@ static int cache_compiler_release(const struct catalog *cat, struct factset *fac
                "neuron.cache.compilers", e);
 }
 
-int release_infer(const struct catalog *cat, struct factset *facts, struct sp_error *e)
+/* One inference: what release_infer() works on, step by step. */
+struct infer {
+    const struct catalog *cat;
+    struct factset *facts;
+    struct sp_error *e;
+    size_t nr;                  /* releases in the catalog */
+    struct component *comp;     /* the catalogued components, in key order */
+    size_t ncomp;
+    struct component driver;    /* the loaded module, else the dkms package */
+    unsigned char *all;         /* all[r]: release r holds every component used */
+    size_t used;                /* components in the consensus */
+    struct list l, unc;         /* scratch list; the uncatalogued components */
+};
+
+static int nomem(struct infer *x)
 {
-    struct component *comp = NULL, driver = { 0 };
-    size_t ncomp = 0, nr = cat->nreleases;
-    unsigned char *all = NULL, *driver_in = NULL;
-    struct list *l = malloc(sizeof *l), *l2 = malloc(sizeof *l2);
-    if (l)
-        sp_strbuf_init(&l->sb, SP_FACT_VALUE_MAX);
-    if (l2)
-        sp_strbuf_init(&l2->sb, SP_FACT_VALUE_MAX);
-    char key[SP_FACT_KEY_MAX + 64];
-    int rc = -1;
+    return sp_fail(x->e, SP_EXIT_INPUT, "release inference: out of memory");
+}
 
-    if (l == NULL || l2 == NULL || nr == 0)
-        goto nomem_or_empty;
-    comp = calloc(facts->count + 2, sizeof *comp);
-    all = calloc(nr, 1);
-    driver_in = calloc(nr, 1);
-    if (comp == NULL || all == NULL || driver_in == NULL)
-        goto nomem;
+static int is_dkms(const struct component *c)
+{
+    return strcmp(c->name, "aws-neuronx-dkms") == 0;
+}
 
-    /* the components, in key order (facts are sorted) */
+/* The components, in key order (facts are sorted): deb.*, rpm.* and pip.*
+ * facts the catalog names, then the library file names' versions when no
+ * package records the runtime or the collectives. */
+static void collect_components(struct infer *x)
+{
     int have_runtime_pkg = 0, have_coll_pkg = 0;
-    for (size_t i = 0; i < facts->count; i++) {
-        const char *k = facts->facts[i].key;
-        struct component c = { .key = k, .version = facts->facts[i].value };
-        if (strncmp(k, "deb.", 4) == 0 || strncmp(k, "rpm.", 4) == 0) {
-            c.name = k + 4;
+    for (size_t i = 0; i < x->facts->count; i++) {
+        const char *k = x->facts->facts[i].key;
+        struct component c = { .key = k, .version = x->facts->facts[i].value };
+        if (strncmp(k, "deb.", 4) == 0 || strncmp(k, "rpm.", 4) == 0)
             c.scheme = 'd';
-        } else if (strncmp(k, "pip.", 4) == 0) {
-            c.name = k + 4;
+        else if (strncmp(k, "pip.", 4) == 0)
             c.scheme = 'p';
-        } else {
+        else
             continue;
-        }
-        if (!catalog_has_name(cat, c.name, c.scheme == 'p'))
+        c.name = k + 4;
+        if (!catalog_has_name(x->cat, c.name, c.scheme == 'p'))
             continue;
         have_runtime_pkg |= strcmp(c.name, "aws-neuronx-runtime-lib") == 0;
         have_coll_pkg |= strcmp(c.name, "aws-neuronx-collectives") == 0;
-        comp[ncomp++] = c;
+        x->comp[x->ncomp++] = c;
     }
-    const char *rt = factset_get(facts, "neuron.runtime.version");
-    const char *co = factset_get(facts, "neuron.collectives.version");
+    const char *rt = factset_get(x->facts, "neuron.runtime.version");
+    const char *co = factset_get(x->facts, "neuron.collectives.version");
     if (rt && !have_runtime_pkg)
-        comp[ncomp++] = (struct component){ "neuron.runtime.version", "aws-neuronx-runtime-lib", rt, 'n', NULL, 0 };
+        x->comp[x->ncomp++] = (struct component){ "neuron.runtime.version",
+                                                  "aws-neuronx-runtime-lib", rt, 'n', NULL, 0 };
     if (co && !have_coll_pkg)
-        comp[ncomp++] = (struct component){ "neuron.collectives.version", "aws-neuronx-collectives", co, 'n', NULL, 0 };
+        x->comp[x->ncomp++] = (struct component){ "neuron.collectives.version",
+                                                  "aws-neuronx-collectives", co, 'n', NULL, 0 };
+}
 
-    /* the driver: the loaded module, else the installed dkms package */
-    const char *drv = factset_get(facts, "neuron.driver.version");
-    driver = (struct component){ "neuron.driver.version", "aws-neuronx-dkms", drv, 'n', driver_in, 0 };
+/* The driver: the loaded module, else the installed dkms package (deb,
+ * then rpm); its version is NULL when there is none. */
+static void choose_driver(struct infer *x, unsigned char *in)
+{
+    struct component *d = &x->driver;
+    const char *drv = factset_get(x->facts, "neuron.driver.version");
+    *d = (struct component){ "neuron.driver.version", "aws-neuronx-dkms", drv, 'n', in, 0 };
     if (drv == NULL) {
-        driver.key = "deb.aws-neuronx-dkms";
-        driver.version = factset_get(facts, driver.key);
-        driver.scheme = 'd';
-        if (driver.version == NULL) {
-            driver.key = "rpm.aws-neuronx-dkms";
-            driver.version = factset_get(facts, driver.key);
+        d->key = "deb.aws-neuronx-dkms";
+        d->version = factset_get(x->facts, d->key);
+        d->scheme = 'd';
+        if (d->version == NULL) {
+            d->key = "rpm.aws-neuronx-dkms";
+            d->version = factset_get(x->facts, d->key);
         }
     }
+}
 
-    /* the runtime and driver versions as dotted numbers, whichever fact
-     * holds them, for the driver/runtime rules */
-    if (upstream_fact(facts, "neuron.sdk.runtime_version", "deb.aws-neuronx-runtime-lib",
-                      "rpm.aws-neuronx-runtime-lib", "neuron.runtime.version", e) != 0 ||
-        upstream_fact(facts, "neuron.sdk.driver_version", "neuron.driver.version",
-                      "deb.aws-neuronx-dkms", "rpm.aws-neuronx-dkms", e) != 0)
-        goto out;
-
-    /* the installed aws-neuronx-* system packages, for the legacy rule */
-    list_reset(l);
-    for (size_t i = 0; i < facts->count; i++) {
-        const char *k = facts->facts[i].key;
+/* The facts set whenever a source is present: the runtime and driver
+ * versions as dotted numbers, whichever fact holds them (for the
+ * driver/runtime rules), and the installed aws-neuronx-* system packages
+ * (for the legacy rule). */
+static int source_facts(struct infer *x)
+{
+    if (upstream_fact(x->facts, "neuron.sdk.runtime_version", "deb.aws-neuronx-runtime-lib",
+                      "rpm.aws-neuronx-runtime-lib", "neuron.runtime.version", x->e) != 0 ||
+        upstream_fact(x->facts, "neuron.sdk.driver_version", "neuron.driver.version",
+                      "deb.aws-neuronx-dkms", "rpm.aws-neuronx-dkms", x->e) != 0)
+        return -1;
+    list_reset(&x->l);
+    for (size_t i = 0; i < x->facts->count; i++) {
+        const char *k = x->facts->facts[i].key;
         if (strncmp(k, "deb.aws-neuronx-", 16) == 0 || strncmp(k, "rpm.aws-neuronx-", 16) == 0)
-            list_add(l, k);
+            list_add(&x->l, k);
     }
-    if (set(facts, "neuron.sdk.x_packages", list_str(l), NULL, e) != 0)
-        goto out;
+    return set(x->facts, "neuron.sdk.x_packages", list_str(&x->l), NULL, x->e);
+}
 
-    if (ncomp == 0 && driver.version == NULL) {
-        rc = 0;                      /* no Neuron component: nothing to say */
-        goto out;
+/* Where each component's version shipped, and the driver's release. */
+static int locate_components(struct infer *x)
+{
+    for (size_t i = 0; i < x->ncomp; i++) {
+        if ((x->comp[i].in = calloc(x->nr, 1)) == NULL)
+            return nomem(x);
+        locate(x->cat, &x->comp[i]);
     }
-    for (size_t i = 0; i < ncomp; i++) {
-        if ((comp[i].in = calloc(nr, 1)) == NULL)
-            goto nomem;
-        locate(cat, &comp[i]);
-    }
-    if (driver.version) {
-        locate(cat, &driver);
-        releases_of(cat, driver_in, l);
-        if (set(facts, "neuron.sdk.driver_release", l->sb.len ? list_str(l) : "unknown",
-                driver.key, e) != 0)
-            goto out;
-    }
+    if (x->driver.version == NULL)
+        return 0;
+    locate(x->cat, &x->driver);
+    releases_of(x->cat, x->driver.in, &x->l);
+    return set(x->facts, "neuron.sdk.driver_release", x->l.sb.len ? list_str(&x->l) : "unknown",
+               x->driver.key, x->e);
+}
 
-    /* consensus over every catalogued component except the driver's package */
-    memset(all, 1, nr);
-    size_t used = 0;
-    struct list *unc = l2;
-    list_reset(unc);
-    for (size_t i = 0; i < ncomp; i++) {
-        releases_of(cat, comp[i].in, l);
-        snprintf(key, sizeof key, "neuron.sdk.release_of.%s", comp[i].key);
-        if (set(facts, key, l->sb.len ? list_str(l) : "none", comp[i].version, e) != 0)
-            goto out;
-        if (strcmp(comp[i].name, "aws-neuronx-dkms") == 0)
+/* The consensus over every catalogued component except the driver's
+ * package: neuron.sdk.release_of.*, neuron.sdk.uncatalogued, ALL, USED. */
+static int consensus(struct infer *x)
+{
+    char key[SP_FACT_KEY_MAX + 64];
+    memset(x->all, 1, x->nr);
+    list_reset(&x->unc);
+    for (size_t i = 0; i < x->ncomp; i++) {
+        const struct component *c = &x->comp[i];
+        releases_of(x->cat, c->in, &x->l);
+        snprintf(key, sizeof key, "neuron.sdk.release_of.%s", c->key);
+        if (set(x->facts, key, x->l.sb.len ? list_str(&x->l) : "none", c->version, x->e) != 0)
+            return -1;
+        if (is_dkms(c))
             continue;
-        if (comp[i].count == 0) {
-            list_add(unc, comp[i].key);
+        if (c->count == 0) {
+            list_add(&x->unc, c->key);
             continue;
         }
-        used++;
-        for (size_t r = 0; r < nr; r++)
-            all[r] &= comp[i].in[r];
+        x->used++;
+        for (size_t r = 0; r < x->nr; r++)
+            x->all[r] &= c->in[r];
     }
-    if (set(facts, "neuron.sdk.uncatalogued", list_str(unc), NULL, e) != 0)
-        goto out;
+    return set(x->facts, "neuron.sdk.uncatalogued", list_str(&x->unc), NULL, x->e);
+}
 
+/* Mixed: the release holding most components (newest on a tie) becomes
+ * neuron.sdk.nearest and the only one selected in ALL; neuron.sdk.odd
+ * lists the components it lacks. */
+static int mixed(struct infer *x)
+{
+    size_t best = 0, best_n = 0;
+    for (size_t r = 0; r < x->nr; r++) {
+        size_t n = 0;
+        for (size_t i = 0; i < x->ncomp; i++)
+            n += x->comp[i].in[r] && !is_dkms(&x->comp[i]);
+        if (n > best_n) {
+            best_n = n;
+            best = r;
+        }
+    }
+    list_reset(&x->l);
+    for (size_t i = 0; i < x->ncomp; i++)
+        if (x->comp[i].count > 0 && !x->comp[i].in[best] && !is_dkms(&x->comp[i]))
+            list_add(&x->l, x->comp[i].key);
+    if (set(x->facts, "neuron.sdk.nearest", x->cat->releases[best].release, NULL, x->e) != 0 ||
+        set(x->facts, "neuron.sdk.odd", list_str(&x->l), NULL, x->e) != 0)
+        return -1;
+    memset(x->all, 0, x->nr);
+    x->all[best] = 1;
+    return 0;
+}
+
+enum { LINE_MAX_BYTES = 64 };   /* an "X.Y" line longer than this is not named */
+
+/* Consistent releases: neuron.sdk.candidates, and *RELEASE: the one
+ * release, or the X.Y line all of them share (copied into LINE); left as
+ * it is when they span lines. */
+static int candidates(struct infer *x, size_t ncons, char line[LINE_MAX_BYTES],
+                      const char **release)
+{
+    releases_of(x->cat, x->all, &x->l);
+    if (set(x->facts, "neuron.sdk.candidates", list_str(&x->l), NULL, x->e) != 0)
+        return -1;
+    const char *first = NULL;
+    int same_line = 1;
+    for (size_t r = 0; r < x->nr; r++) {
+        if (!x->all[r])
+            continue;
+        const char *rel = x->cat->releases[r].release;
+        if (first == NULL)
+            first = rel;
+        else if (line_len(rel) != line_len(first) || strncmp(rel, first, line_len(first)) != 0)
+            same_line = 0;
+    }
+    if (ncons == 1) {
+        *release = first;
+    } else if (same_line && line_len(first) < LINE_MAX_BYTES) {
+        memcpy(line, first, line_len(first));
+        line[line_len(first)] = '\0';
+        *release = line;
+    }
+    return 0;
+}
+
+/* neuron.sdk.release, with neuron.sdk.nearest and odd (mixed) or
+ * candidates (consistent). */
+static int name_release(struct infer *x)
+{
     size_t ncons = 0;
-    for (size_t r = 0; r < nr; r++)
-        ncons += all[r] && used;
+    for (size_t r = 0; r < x->nr; r++)
+        ncons += x->all[r] && x->used;
+    char line[LINE_MAX_BYTES];
     const char *release = "unknown";
-    char line[64] = "";
-    if (used > 0 && ncons == 0) {
-        /* mixed: the release holding most components, newest on a tie */
-        size_t best = 0, best_n = 0;
-        for (size_t r = 0; r < nr; r++) {
-            size_t n = 0;
-            for (size_t i = 0; i < ncomp; i++)
-                n += comp[i].in[r] && strcmp(comp[i].name, "aws-neuronx-dkms") != 0;
-            if (n > best_n) {
-                best_n = n;
-                best = r;
-            }
-        }
+    if (x->used > 0 && ncons == 0) {
+        if (mixed(x) != 0)
+            return -1;
         release = "mixed";
-        list_reset(l);
-        for (size_t i = 0; i < ncomp; i++)
-            if (comp[i].count > 0 && !comp[i].in[best] &&
-                strcmp(comp[i].name, "aws-neuronx-dkms") != 0)
-                list_add(l, comp[i].key);
-        if (set(facts, "neuron.sdk.nearest", cat->releases[best].release, NULL, e) != 0 ||
-            set(facts, "neuron.sdk.odd", list_str(l), NULL, e) != 0)
-            goto out;
-        memset(all, 0, nr);
-        all[best] = 1;
-    } else if (ncons > 0) {
-        releases_of(cat, all, l);
-        if (set(facts, "neuron.sdk.candidates", list_str(l), NULL, e) != 0)
-            goto out;
-        /* one release, or the X.Y line all candidates share */
-        const char *first = NULL;
-        int same_line = 1;
-        for (size_t r = 0; r < nr; r++) {
-            if (!all[r])
-                continue;
-            const char *rel = cat->releases[r].release;
-            if (first == NULL)
-                first = rel;
-            else if (line_len(rel) != line_len(first) || strncmp(rel, first, line_len(first)) != 0)
-                same_line = 0;
-        }
-        if (ncons == 1)
-            release = first;
-        else if (same_line && line_len(first) < sizeof line) {
-            memcpy(line, first, line_len(first));
-            line[line_len(first)] = '\0';
-            release = line;
-        }
+    } else if (ncons > 0 && candidates(x, ncons, line, &release) != 0) {
+        return -1;
     }
-    if (set(facts, "neuron.sdk.release", release, "release catalog", e) != 0)
-        goto out;
+    return set(x->facts, "neuron.sdk.release", release, "release catalog", x->e);
+}
 
-    /* compiler and runtime releases, for "compiler not newer than runtime" */
-    for (size_t i = 0; i < ncomp; i++) {
-        int is_cc = strcmp(comp[i].name, "neuronx-cc") == 0;
-        int is_rt = strcmp(comp[i].name, "aws-neuronx-runtime-lib") == 0;
-        if ((!is_cc && !is_rt) || comp[i].count == 0)
+/* Compiler and runtime releases, for "compiler not newer than runtime":
+ * the oldest release shipping the neuronx-cc version, the newest shipping
+ * the runtime's. */
+static int compiler_runtime_releases(struct infer *x)
+{
+    for (size_t i = 0; i < x->ncomp; i++) {
+        const struct component *c = &x->comp[i];
+        int is_cc = strcmp(c->name, "neuronx-cc") == 0;
+        int is_rt = strcmp(c->name, "aws-neuronx-runtime-lib") == 0;
+        if ((!is_cc && !is_rt) || c->count == 0)
             continue;
         size_t r = 0;
         if (is_cc) {             /* oldest: the last index set */
-            for (size_t k = 0; k < nr; k++)
-                if (comp[i].in[k])
+            for (size_t k = 0; k < x->nr; k++)
+                if (c->in[k])
                     r = k;
         } else {                 /* newest: the first index set */
-            while (!comp[i].in[r])
+            while (!c->in[r])
                 r++;
         }
-        if (set(facts, is_cc ? "neuron.sdk.compiler_release" : "neuron.sdk.runtime_release",
-                cat->releases[r].release, comp[i].key, e) != 0)
-            goto out;
+        if (set(x->facts, is_cc ? "neuron.sdk.compiler_release" : "neuron.sdk.runtime_release",
+                x->cat->releases[r].release, c->key, x->e) != 0)
+            return -1;
     }
+    return 0;
+}
 
-    if (cache_compiler_release(cat, facts, e) != 0)
-        goto out;
-
-    /* the release's Python window and instance families */
+/* The release's Python window and instance families, when a release is
+ * selected. */
+static int window(struct infer *x)
+{
     int anysel = 0;
-    for (size_t r = 0; r < nr; r++)
-        anysel |= all[r] && (used > 0);
-    if (anysel) {
-        release_attrs(cat, all, comp, ncomp, 1, l);
-        if (set(facts, "neuron.sdk.python", list_str(l), "release catalog", e) != 0)
-            goto out;
-        release_attrs(cat, all, comp, ncomp, 0, l);
-        if (set(facts, "neuron.sdk.instances", list_str(l), "release catalog", e) != 0)
-            goto out;
-    }
-    rc = 0;
-    goto out;
-nomem_or_empty:
-    if (l && l2 && nr == 0) {
-        rc = 0;
-        goto out;
-    }
-nomem:
-    sp_fail(e, SP_EXIT_INPUT, "release inference: out of memory");
-out:
-    for (size_t i = 0; comp && i < ncomp; i++)
-        free(comp[i].in);
-    free(comp);
-    free(all);
+    for (size_t r = 0; r < x->nr; r++)
+        anysel |= x->all[r] && (x->used > 0);
+    if (!anysel)
+        return 0;
+    if (release_attrs(x->cat, x->all, x->comp, x->ncomp, 1, &x->l, x->e) != 0 ||
+        set(x->facts, "neuron.sdk.python", list_str(&x->l), "release catalog", x->e) != 0 ||
+        release_attrs(x->cat, x->all, x->comp, x->ncomp, 0, &x->l, x->e) != 0 ||
+        set(x->facts, "neuron.sdk.instances", list_str(&x->l), "release catalog", x->e) != 0)
+        return -1;
+    return 0;
+}
+
+/* The steps after the components are known; 0 or -1 with X->E set. */
+static int infer(struct infer *x, unsigned char *driver_in)
+{
+    collect_components(x);
+    choose_driver(x, driver_in);
+    if (source_facts(x) != 0)
+        return -1;
+    if (x->ncomp == 0 && x->driver.version == NULL)
+        return 0;                    /* no Neuron component: nothing to say */
+    if (locate_components(x) != 0 || consensus(x) != 0 || name_release(x) != 0 ||
+        compiler_runtime_releases(x) != 0 || cache_compiler_release(x->cat, x->facts, x->e) != 0)
+        return -1;
+    return window(x);
+}
+
+int release_infer(const struct catalog *cat, struct factset *facts, struct sp_error *e)
+{
+    struct infer x = { .cat = cat, .facts = facts, .e = e, .nr = cat->nreleases };
+    if (x.nr == 0)
+        return 0;
+    sp_strbuf_init(&x.l.sb, SP_FACT_VALUE_MAX);
+    sp_strbuf_init(&x.unc.sb, SP_FACT_VALUE_MAX);
+    x.comp = calloc(facts->count + 2, sizeof *x.comp);
+    x.all = calloc(x.nr, 1);
+    unsigned char *driver_in = calloc(x.nr, 1);
+    int rc = x.comp && x.all && driver_in ? infer(&x, driver_in) : nomem(&x);
+    for (size_t i = 0; x.comp && i < x.ncomp; i++)
+        free(x.comp[i].in);
+    free(x.comp);
+    free(x.all);
     free(driver_in);
-    if (l)
-        sp_strbuf_free(&l->sb);
-    if (l2)
-        sp_strbuf_free(&l2->sb);
-    free(l);
-    free(l2);
+    sp_strbuf_free(&x.l.sb);
+    sp_strbuf_free(&x.unc.sb);
     return rc;
 }

@@ -28,25 +28,46 @@ int sp_format_by_name(const char *name, enum sp_format *out)
     return -1;
 }
 
-int sp_report_render(const struct sp_report *r, const struct sp_report_meta *m,
-                     enum sp_format format, char **out, size_t *len, struct sp_error *e)
+int sp_render_buffer(int (*write)(FILE *fp, const void *arg), const void *arg,
+                     const char *nomem, const char *failed, char **out, size_t *len,
+                     struct sp_error *e)
 {
     char *buf = NULL;
     size_t n = 0;
     FILE *fp = open_memstream(&buf, &n);
     if (fp == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "check: out of memory");
-    int rc = -1;
-    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-        if (formats[i].format == format)
-            rc = formats[i].write(r, m, fp);
+        return sp_fail(e, SP_EXIT_INPUT, "%s", nomem);
+    int rc = write(fp, arg);
     if (fclose(fp) != 0 || rc != 0) {
         free(buf);
-        return sp_fail(e, SP_EXIT_INPUT, "check: cannot render the report (out of memory)");
+        return sp_fail(e, SP_EXIT_INPUT, "%s", failed);
     }
     *out = buf;
     *len = n;
     return 0;
+}
+
+struct report_job {
+    const struct sp_report *r;
+    const struct sp_report_meta *m;
+    enum sp_format format;
+};
+
+static int write_report(FILE *fp, const void *arg)
+{
+    const struct report_job *j = arg;
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (formats[i].format == j->format)
+            return formats[i].write(j->r, j->m, fp);
+    return -1;
+}
+
+int sp_report_render(const struct sp_report *r, const struct sp_report_meta *m,
+                     enum sp_format format, char **out, size_t *len, struct sp_error *e)
+{
+    const struct report_job j = { r, m, format };
+    return sp_render_buffer(write_report, &j, "check: out of memory",
+                            "check: cannot render the report (out of memory)", out, len, e);
 }
 
 const char *sp_result_rule(const struct sp_result *res)

@@ -41,6 +41,18 @@ int sp_format_by_name(const char *name, enum sp_format *out);
 int sp_report_render(const struct sp_report *r, const struct sp_report_meta *m,
                      enum sp_format format, char **out, size_t *len, struct sp_error *e);
 
+/* sp_render_buffer: call WRITE(FP, ARG) with FP a memory stream and hand
+ * what it wrote to *OUT (*LEN bytes, NUL-terminated; the caller frees it):
+ * the one way checks/ renders a report (check, diff, fleet, check --fix).
+ * WRITE returns 0, or non-zero when a write failed.  Returns 0, or -1 with
+ * E set (SP_EXIT_INPUT) to NOMEM when the stream cannot be opened, to
+ * FAILED when WRITE fails or the stream cannot be closed (a memory stream
+ * fails only for want of memory: open_memstream(3), POSIX.1-2008); *OUT is
+ * then untouched. */
+int sp_render_buffer(int (*write)(FILE *fp, const void *arg), const void *arg,
+                     const char *nomem, const char *failed, char **out, size_t *len,
+                     struct sp_error *e);
+
 /* ---- for the report_<format>.c files ---------------------------------- */
 
 /* Each writes R to FP; 0, or -1 on a write or allocation failure. */

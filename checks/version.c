@@ -2,7 +2,9 @@
  * the scheme files share; see version.h.  No scheme logic lives here. */
 #include "checks/version.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct sp_scheme *const schemes[] = {
@@ -69,6 +71,67 @@ void sp_version_free(struct sp_version *v)
 {
     if (v)
         v->scheme->free(v);
+}
+
+/* One text of sp_version_sort(), parsed once: a comparator that parsed
+ * again could see an allocation fail on one call and not on the next. */
+struct sorted {
+    struct sp_version *v;     /* NULL: does not parse */
+    const char *text;
+};
+
+static int by_version(const void *x, const void *y)
+{
+    const struct sorted *a = x, *b = y;
+    int c = 0;
+    if (a->v && b->v)
+        c = sp_version_compare(a->v, b->v, SP_CMP_FULL);
+    else if (a->v || b->v)
+        c = a->v ? -1 : 1;
+    if (c == 0)
+        c = strcmp(a->text, b->text);
+    return (c > 0) - (c < 0);
+}
+
+int sp_version_sort(const struct sp_scheme *scheme, const char **texts, size_t n,
+                    struct sp_error *e)
+{
+    struct sorted *s = n ? calloc(n, sizeof *s) : NULL;
+    int rc = n && s == NULL ? -1 : 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        struct sp_error ignored;
+        s[i].text = texts[i];
+        errno = 0;
+        s[i].v = sp_version_parse(scheme, texts[i], &ignored);
+        if (s[i].v == NULL && errno == ENOMEM)
+            rc = -1;
+    }
+    if (rc == 0 && n > 0) {
+        qsort(s, n, sizeof *s, by_version);
+        for (size_t i = 0; i < n; i++)
+            texts[i] = s[i].text;
+    }
+    for (size_t i = 0; s && i < n; i++)
+        sp_version_free(s[i].v);
+    free(s);
+    return rc ? sp_fail(e, SP_EXIT_INPUT, "out of memory") : 0;
+}
+
+int sp_components_prefix(const char *v, const char *prefix, int drop_last)
+{
+    size_t k = strlen(prefix);
+    if (drop_last) {
+        const char *dot = strrchr(prefix, '.');
+        k = dot ? (size_t)(dot - prefix) : 0;
+    }
+    if (strncmp(v, prefix, k) != 0)
+        return 0;
+    return v[k] == '\0' || !sp_ascii_alnum(v[k]);
+}
+
+void sp_version_free_one(struct sp_version *v)
+{
+    free(v);
 }
 
 int sp_version_leading(const struct sp_version *v, unsigned n, char *out, size_t outsz)

@@ -100,6 +100,18 @@ int sp_version_compare(const struct sp_version *a, const struct sp_version *b,
 
 void sp_version_free(struct sp_version *v);
 
+/* sp_version_sort: sort the N version texts TEXTS in place, ascending in
+ * SCHEME, for listing the versions a probe or the catalog found or choosing
+ * the highest of them: texts that parse are ordered by the scheme; two the
+ * scheme calls equal ("2.29" and "2.29.0" in dotted, "1.0" and "1.0.0" in
+ * PEP 440) by their bytes, so that the result never depends on the order
+ * they came in; a text that does not parse sorts after every one that does,
+ * and those among themselves by their bytes.  The pointers are moved, not
+ * the strings.  Returns 0, or -1 with E set (SP_EXIT_INPUT, "out of
+ * memory") and TEXTS unchanged. */
+int sp_version_sort(const struct sp_scheme *scheme, const char **texts, size_t n,
+                    struct sp_error *e);
+
 /* sp_version_leading: the first N (>= 1) release components of V as text,
  * into OUT (OUTSZ bytes), taken from V's normal form with its epoch kept:
  * PEP 440 2.1.2.2.2.0+cu121 with N = 3 is "2.1.2", 1!2.0.1 with N = 2 is
@@ -125,6 +137,18 @@ static inline int sp_py_space(unsigned char c)
 /* sp_digits_compare: compare two unsigned decimal numbers given as digit
  * runs (A, AN bytes; B, BN bytes), leading zeros ignored.  <0, 0, >0. */
 int sp_digits_compare(const char *a, size_t an, const char *b, size_t bn);
+
+/* sp_components_prefix: 1 when the text V begins with the text PREFIX
+ * (without PREFIX's last dot-separated component when DROP_LAST),
+ * followed by the end or by a character that is not an ASCII letter or
+ * digit: "2.24" is a prefix of "2.24", "2.24.7.0" and "2.24~rc1", not of
+ * "2.240".  The deb and rpm schemes' prefix rule on their upstream
+ * version. */
+int sp_components_prefix(const char *v, const char *prefix, int drop_last);
+
+/* sp_version_free_one: a scheme's free for a version that is one
+ * allocation (deb, rpm, pep440). */
+void sp_version_free_one(struct sp_version *v);
 
 /* sp_version_bad: fill E with "'TEXT' is not a valid TITLE version: WHY";
  * returns NULL so that parsers can `return sp_version_bad(...)`. */

@@ -24,6 +24,60 @@ struct deb {
 /* dpkg's c_isspace(): the C locale's spaces */
 static int c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
+/* The epoch before the first colon of PARTS (cut there), as dpkg reads
+ * it: strtol, so a sign is accepted ("+1", "-0").  *REST: what follows.
+ * NULL, or why not. */
+static const char *take_epoch(char *parts, struct deb *v, char **rest)
+{
+    char *colon = strchr(parts, ':');
+    v->epoch = 0;
+    *rest = parts;
+    if (colon == NULL)
+        return NULL;
+    char *end;
+    *colon = '\0';
+    *rest = colon + 1;
+    errno = 0;
+    long epoch = strtol(parts, &end, 10);
+    if (end == parts)
+        return "epoch is empty";
+    if (end != colon)
+        return "epoch is not a number";
+    if (epoch < 0)
+        return "epoch is negative";
+    if (epoch > INT_MAX || errno == ERANGE)
+        return "epoch is too big";
+    v->epoch = epoch;
+    return **rest == '\0' ? "nothing after the colon" : NULL;
+}
+
+/* REST cut at its last hyphen into upstream version and revision, each
+ * checked.  *TAIL: 1 when there is a revision.  NULL, or why not. */
+static const char *take_upstream_revision(char *rest, struct deb *v, int *tail)
+{
+    char *hyphen = strrchr(rest, '-');
+    v->upstream = rest;
+    v->revision = "";
+    *tail = hyphen != NULL;
+    if (hyphen) {
+        *hyphen = '\0';
+        v->revision = hyphen + 1;
+        if (*v->revision == '\0')
+            return "revision is empty";
+    }
+    if (*v->upstream == '\0')
+        return "upstream version is empty";
+    if (!sp_ascii_digit(*v->upstream))
+        return "upstream version does not start with a digit";
+    for (const char *p = v->upstream; *p; p++)
+        if (!sp_ascii_digit(*p) && !sp_ascii_alpha(*p) && !strchr(".-+~:", *p))
+            return "invalid character in the upstream version";
+    for (const char *p = v->revision; *p; p++)
+        if (!sp_ascii_digit(*p) && !sp_ascii_alpha(*p) && !strchr(".+~", *p))
+            return "invalid character in the revision";
+    return NULL;
+}
+
 static struct sp_version *parse(const char *text, struct sp_error *e)
 {
     const char *title = sp_scheme_deb.title;
@@ -46,81 +100,23 @@ static struct sp_version *parse(const char *text, struct sp_error *e)
     }
     memcpy(v->text, text + start, n);
     v->text[n] = '\0';
-    char *parts = v->text + n + 1;
+    char *parts = v->text + n + 1, *rest;
     memcpy(parts, v->text, n + 1);
-    const char *why = NULL;
-
-    char *colon = strchr(parts, ':');
-    v->epoch = 0;
-    char *rest = parts;
-    if (colon) {
-        /* as dpkg reads it: strtol, so a sign is accepted ("+1", "-0") */
-        char *end;
-        *colon = '\0';
-        rest = colon + 1;
-        errno = 0;
-        long epoch = strtol(parts, &end, 10);
-        if (end == parts) {
-            why = "epoch is empty";
-            goto bad;
-        }
-        if (end != colon) {
-            why = "epoch is not a number";
-            goto bad;
-        }
-        if (epoch < 0) {
-            why = "epoch is negative";
-            goto bad;
-        }
-        if (epoch > INT_MAX || errno == ERANGE) {
-            why = "epoch is too big";
-            goto bad;
-        }
-        v->epoch = epoch;
-        if (*rest == '\0') {
-            why = "nothing after the colon";
-            goto bad;
-        }
+    int tail = 0;
+    const char *why = take_epoch(parts, v, &rest);
+    if (why == NULL)
+        why = take_upstream_revision(rest, v, &tail);
+    if (why) {
+        free(v);
+        return sp_version_bad(e, title, text, why);
     }
-    char *hyphen = strrchr(rest, '-');
-    v->upstream = rest;
-    v->revision = "";
-    if (hyphen) {
-        *hyphen = '\0';
-        v->revision = hyphen + 1;
-        if (*v->revision == '\0') {
-            why = "revision is empty";
-            goto bad;
-        }
-    }
-    if (*v->upstream == '\0') {
-        why = "upstream version is empty";
-        goto bad;
-    }
-    if (!sp_ascii_digit(*v->upstream)) {
-        why = "upstream version does not start with a digit";
-        goto bad;
-    }
-    for (const char *p = v->upstream; *p; p++)
-        if (!sp_ascii_digit(*p) && !sp_ascii_alpha(*p) && !strchr(".-+~:", *p)) {
-            why = "invalid character in the upstream version";
-            goto bad;
-        }
-    for (const char *p = v->revision; *p; p++)
-        if (!sp_ascii_digit(*p) && !sp_ascii_alpha(*p) && !strchr(".+~", *p)) {
-            why = "invalid character in the revision";
-            goto bad;
-        }
     v->head.scheme = &sp_scheme_deb;
-    v->head.flags = hyphen ? SP_VERSION_TAIL : 0;
+    v->head.flags = tail ? SP_VERSION_TAIL : 0;
     v->head.release_length = 1;
     for (const char *p = v->upstream; *p; p++)
         v->head.release_length += *p == '.';
     v->head.normal = v->text;
     return &v->head;
-bad:
-    free(v);
-    return sp_version_bad(e, title, text, why);
 }
 
 /* deb-version(7) weight of a non-digit character: "~" below the end of the
@@ -182,20 +178,7 @@ static int prefix_match(const struct sp_version *vv, const struct sp_version *vp
     const struct deb *v = (const struct deb *)vv, *p = (const struct deb *)vp;
     if (v->epoch != p->epoch)
         return 0;
-    size_t k = strlen(p->upstream);
-    if (drop_last) {
-        const char *dot = strrchr(p->upstream, '.');
-        k = dot ? (size_t)(dot - p->upstream) : 0;
-    }
-    if (strncmp(v->upstream, p->upstream, k) != 0)
-        return 0;
-    char next = v->upstream[k];
-    return next == '\0' || !(sp_ascii_digit(next) || sp_ascii_alpha(next));
-}
-
-static void release_version(struct sp_version *v)
-{
-    free(v);
+    return sp_components_prefix(v->upstream, p->upstream, drop_last);
 }
 
 const struct sp_scheme sp_scheme_deb = {
@@ -204,5 +187,5 @@ const struct sp_scheme sp_scheme_deb = {
     .parse = parse,
     .compare = compare,
     .prefix_match = prefix_match,
-    .free = release_version,
+    .free = sp_version_free_one,
 };

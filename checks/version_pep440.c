@@ -150,12 +150,99 @@ static void normalise(struct pep440 *v)
     }
 }
 
-static struct sp_version *parse(const char *text, struct sp_error *e)
+/* [v][N!]N(.N)*: the epoch and the release.  NULL, or why not. */
+static const char *take_release(struct cursor *c, struct pep440 *v)
+{
+    if (c->i < c->n && c->s[c->i] == 'v')
+        c->i++;
+    size_t mark = c->i;
+    struct num x;
+    if (take_number(c, &x) && c->i < c->n && c->s[c->i] == '!') {
+        v->epoch = x;
+        c->i++;
+    } else {
+        c->i = mark;
+    }
+    if (!take_number(c, &v->release[0]))
+        return "no release number";
+    v->nrelease = 1;
+    while (c->i + 1 < c->n && c->s[c->i] == '.' && sp_ascii_digit(c->s[c->i + 1])) {
+        c->i++;
+        take_number(c, &v->release[v->nrelease++]);   /* < RELEASE_MAX: two bytes each */
+    }
+    return NULL;
+}
+
+/* The optional pre-release, post-release and dev release, in that order. */
+static void take_suffixes(struct cursor *c, struct pep440 *v)
 {
     static const char *const pre_words[] = { "a", "b", "c", "rc", "alpha", "beta", "pre", "preview" };
     static const int pre_kinds[] = { PRE_A, PRE_B, PRE_RC, PRE_RC, PRE_A, PRE_B, PRE_RC, PRE_RC };
     static const char *const post_words[] = { "post", "rev", "r" };
     static const char *const dev_words[] = { "dev" };
+    int w = take_word(c, pre_words, sizeof pre_words / sizeof *pre_words);
+    if (w >= 0) {
+        v->pre = pre_kinds[w];
+        take_suffix_number(c, &v->pre_n);
+    }
+    if (c->i + 1 < c->n && c->s[c->i] == '-' && sp_ascii_digit(c->s[c->i + 1])) {
+        c->i++;
+        v->has_post = 1;
+        take_number(c, &v->post_n);
+    } else if (take_word(c, post_words, 3) >= 0) {
+        v->has_post = 1;
+        take_suffix_number(c, &v->post_n);
+    }
+    if (take_word(c, dev_words, 1) >= 0) {
+        v->has_dev = 1;
+        take_suffix_number(c, &v->dev_n);
+    }
+}
+
+/* An optional local label: "+" and alphanumeric parts joined by
+ * separators.  NULL, or why not. */
+static const char *take_local(struct cursor *c, struct pep440 *v)
+{
+    if (c->i >= c->n || c->s[c->i] != '+')
+        return NULL;
+    c->i++;
+    for (;;) {
+        size_t s0 = c->i;
+        int numeric = 1;
+        while (c->i < c->n && sp_ascii_alnum(c->s[c->i]))
+            numeric &= sp_ascii_digit(c->s[c->i++]);
+        if (c->i == s0)
+            return "empty part in the local label";
+        struct local_part *p = &v->local[v->nlocal++];
+        p->numeric = numeric;
+        p->off = (unsigned short)s0;
+        p->len = (unsigned short)(c->i - s0);
+        if (numeric)
+            while (p->len > 0 && c->s[p->off] == '0')
+                p->off++, p->len--;
+        if (c->i < c->n && is_sep(c->s[c->i]))
+            c->i++;
+        else
+            return NULL;
+    }
+}
+
+/* The head of a parsed V: scheme, flags, release length, normal form. */
+static struct sp_version *finish(struct pep440 *v)
+{
+    v->head.scheme = &sp_scheme_pep440;
+    v->head.flags = (v->pre || v->has_dev ? SP_VERSION_PRE : 0) |
+                    (v->has_post ? SP_VERSION_POST : 0) |
+                    (v->nlocal ? SP_VERSION_LOCAL : 0) |
+                    (v->pre || v->has_post || v->has_dev || v->nlocal ? SP_VERSION_TAIL : 0);
+    v->head.release_length = v->nrelease;
+    normalise(v);
+    v->head.normal = v->normal;
+    return &v->head;
+}
+
+static struct sp_version *parse(const char *text, struct sp_error *e)
+{
     const char *title = sp_scheme_pep440.title;
     size_t len = strlen(text), start = 0;
 
@@ -178,82 +265,15 @@ static struct sp_version *parse(const char *text, struct sp_error *e)
         v->text[k - start] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
     }
     struct cursor c = { v->text, 0, len - start };
-    const char *why = NULL;
-
-    if (c.i < c.n && c.s[c.i] == 'v')
-        c.i++;
-    size_t mark = c.i;
-    struct num x;
-    if (take_number(&c, &x) && c.i < c.n && c.s[c.i] == '!') {
-        v->epoch = x;
-        c.i++;
-    } else {
-        c.i = mark;
+    const char *why = take_release(&c, v);
+    if (why == NULL) {
+        take_suffixes(&c, v);
+        why = take_local(&c, v);
     }
-    if (!take_number(&c, &v->release[0])) {
-        why = "no release number";
-        goto bad;
-    }
-    v->nrelease = 1;
-    while (c.i + 1 < c.n && c.s[c.i] == '.' && sp_ascii_digit(c.s[c.i + 1])) {
-        c.i++;
-        take_number(&c, &v->release[v->nrelease++]);   /* < RELEASE_MAX: two bytes each */
-    }
-    int w = take_word(&c, pre_words, sizeof pre_words / sizeof *pre_words);
-    if (w >= 0) {
-        v->pre = pre_kinds[w];
-        take_suffix_number(&c, &v->pre_n);
-    }
-    if (c.i + 1 < c.n && c.s[c.i] == '-' && sp_ascii_digit(c.s[c.i + 1])) {
-        c.i++;
-        v->has_post = 1;
-        take_number(&c, &v->post_n);
-    } else if (take_word(&c, post_words, 3) >= 0) {
-        v->has_post = 1;
-        take_suffix_number(&c, &v->post_n);
-    }
-    if (take_word(&c, dev_words, 1) >= 0) {
-        v->has_dev = 1;
-        take_suffix_number(&c, &v->dev_n);
-    }
-    if (c.i < c.n && c.s[c.i] == '+') {
-        c.i++;
-        for (;;) {
-            size_t s0 = c.i;
-            int numeric = 1;
-            while (c.i < c.n && sp_ascii_alnum(c.s[c.i]))
-                numeric &= sp_ascii_digit(c.s[c.i++]);
-            if (c.i == s0) {
-                why = "empty part in the local label";
-                goto bad;
-            }
-            struct local_part *p = &v->local[v->nlocal++];
-            p->numeric = numeric;
-            p->off = (unsigned short)s0;
-            p->len = (unsigned short)(c.i - s0);
-            if (numeric)
-                while (p->len > 0 && c.s[p->off] == '0')
-                    p->off++, p->len--;
-            if (c.i < c.n && is_sep(c.s[c.i]))
-                c.i++;
-            else
-                break;
-        }
-    }
-    if (c.i != c.n) {
+    if (why == NULL && c.i != c.n)
         why = "unexpected text after the version";
-        goto bad;
-    }
-    v->head.scheme = &sp_scheme_pep440;
-    v->head.flags = (v->pre || v->has_dev ? SP_VERSION_PRE : 0) |
-                    (v->has_post ? SP_VERSION_POST : 0) |
-                    (v->nlocal ? SP_VERSION_LOCAL : 0) |
-                    (v->pre || v->has_post || v->has_dev || v->nlocal ? SP_VERSION_TAIL : 0);
-    v->head.release_length = v->nrelease;
-    normalise(v);
-    v->head.normal = v->normal;
-    return &v->head;
-bad:
+    if (why == NULL)
+        return finish(v);
     free(v);
     return sp_version_bad(e, title, text, why);
 }
@@ -361,16 +381,11 @@ static int prefix_match(const struct sp_version *vv, const struct sp_version *vp
     return 1;
 }
 
-static void release_version(struct sp_version *v)
-{
-    free(v);
-}
-
 const struct sp_scheme sp_scheme_pep440 = {
     .name = "pep440",
     .title = "PEP 440",
     .parse = parse,
     .compare = compare,
     .prefix_match = prefix_match,
-    .free = release_version,
+    .free = sp_version_free_one,
 };

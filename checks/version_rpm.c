@@ -171,19 +171,7 @@ static int prefix_match(const struct sp_version *vv, const struct sp_version *vp
     const struct rpm *v = (const struct rpm *)vv, *p = (const struct rpm *)vp;
     if (sp_digits_compare(v->epoch, strlen(v->epoch), p->epoch, strlen(p->epoch)) != 0)
         return 0;
-    size_t k = strlen(p->version);
-    if (drop_last) {
-        const char *dot = strrchr(p->version, '.');
-        k = dot ? (size_t)(dot - p->version) : 0;
-    }
-    if (strncmp(v->version, p->version, k) != 0)
-        return 0;
-    return v->version[k] == '\0' || !sp_ascii_alnum(v->version[k]);
-}
-
-static void release_version(struct sp_version *v)
-{
-    free(v);
+    return sp_components_prefix(v->version, p->version, drop_last);
 }
 
 const struct sp_scheme sp_scheme_rpm = {
@@ -192,5 +180,5 @@ const struct sp_scheme sp_scheme_rpm = {
     .parse = parse,
     .compare = compare,
     .prefix_match = prefix_match,
-    .free = release_version,
+    .free = sp_version_free_one,
 };

@@ -125,38 +125,52 @@ static int cmp_qualifier(const void *a, const void *b)
     }
 }
 
-int sp_purl_build(const struct sp_purl *p, char **out, struct sp_error *e)
+/* What sp_purl_build() checked of a purl's type, namespace and name. */
+struct head {
+    char type[64];              /* the type, lowercased */
+    size_t tl, nsl, nn;         /* lengths: type, namespace and name without
+                                   their outer slashes */
+    int pypi, deb, rpm;
+};
+
+/* Check P's type, name, qualifier count and namespace into H.  0, or -1
+ * with E set (SP_EXIT_INPUT). */
+static int check_head(const struct sp_purl *p, struct head *h, struct sp_error *e)
 {
     if (p->type == NULL || p->type[0] == '\0')
         return sp_fail(e, SP_EXIT_INPUT, "purl: no type");
     if (!valid_type(p->type))
         return sp_fail(e, SP_EXIT_INPUT, "purl: type '%s' is not a letter followed by "
                        "letters, digits, '.' or '-'", p->type);
-    size_t nn;
-    if (p->name == NULL || (strip_slashes(p->name, &nn), nn == 0))
+    if (p->name == NULL || (strip_slashes(p->name, &h->nn), h->nn == 0))
         return sp_fail(e, SP_EXIT_INPUT, "purl: no name");
     if (p->nqualifiers > SP_PURL_QUALIFIERS_MAX)
         return sp_fail(e, SP_EXIT_INPUT, "purl: more than %d qualifiers", SP_PURL_QUALIFIERS_MAX);
-
-    char type[64];
-    size_t tl = strlen(p->type);
-    if (tl >= sizeof type)
+    h->tl = strlen(p->type);
+    if (h->tl >= sizeof h->type)
         return sp_fail(e, SP_EXIT_INPUT, "purl: type '%.40s...' is too long", p->type);
-    for (size_t i = 0; i <= tl; i++)
-        type[i] = (char)lower((unsigned char)p->type[i]);
-    int pypi = strcmp(type, "pypi") == 0;
-    int deb = strcmp(type, "deb") == 0, rpm = strcmp(type, "rpm") == 0;
-    size_t nsl = 0;
+    for (size_t i = 0; i <= h->tl; i++)
+        h->type[i] = (char)lower((unsigned char)p->type[i]);
+    h->pypi = strcmp(h->type, "pypi") == 0;
+    h->deb = strcmp(h->type, "deb") == 0;
+    h->rpm = strcmp(h->type, "rpm") == 0;
+    h->nsl = 0;
     if (p->namespace_)
-        strip_slashes(p->namespace_, &nsl);
-    if ((deb || rpm) && nsl == 0)
-        return sp_fail(e, SP_EXIT_INPUT, "purl: %s needs a namespace", type);
-    if (pypi && nsl)
+        strip_slashes(p->namespace_, &h->nsl);
+    if ((h->deb || h->rpm) && h->nsl == 0)
+        return sp_fail(e, SP_EXIT_INPUT, "purl: %s needs a namespace", h->type);
+    if (h->pypi && h->nsl)
         return sp_fail(e, SP_EXIT_INPUT, "purl: pypi has no namespace");
+    return 0;
+}
 
-    /* qualifiers: validated, dropped when empty, sorted */
-    const struct sp_purl_qualifier *quals[SP_PURL_QUALIFIERS_MAX];
-    size_t nq = 0, bound = 16 + tl;
+/* P's qualifiers validated, the empty ones dropped, the rest sorted into
+ * QUALS (*NQ of them); *BOUND grows by the bytes they may take.  0, or -1
+ * with E set (SP_EXIT_INPUT). */
+static int take_qualifiers(const struct sp_purl *p, const struct sp_purl_qualifier **quals,
+                           size_t *nq, size_t *bound, struct sp_error *e)
+{
+    *nq = 0;
     for (size_t i = 0; i < p->nqualifiers; i++) {
         const struct sp_purl_qualifier *q = &p->qualifiers[i];
         if (q->key == NULL || !valid_key(q->key))
@@ -167,45 +181,64 @@ int sp_purl_build(const struct sp_purl *p, char **out, struct sp_error *e)
                 return sp_fail(e, SP_EXIT_INPUT, "purl: qualifier key '%s' given twice", q->key);
         if (q->value == NULL || q->value[0] == '\0')
             continue;
-        quals[nq++] = q;
-        bound += strlen(q->key) + 2 + 3 * strlen(q->value);
+        quals[(*nq)++] = q;
+        *bound += strlen(q->key) + 2 + 3 * strlen(q->value);
     }
-    qsort(quals, nq, sizeof *quals, cmp_qualifier);
-    bound += 3 * (nsl + nn + 2);
+    qsort(quals, *nq, sizeof *quals, cmp_qualifier);
+    return 0;
+}
+
+/* The purl itself into O (allocated for the worst case). */
+static void write_purl(struct out *o, const struct sp_purl *p, const struct head *h,
+                       const struct sp_purl_qualifier *const *quals, size_t nq)
+{
+    size_t nn;
+    put(o, "pkg:");
+    put(o, h->type);
+    *o->p++ = '/';
+    if (h->nsl && put_segments(o, p->namespace_, (h->deb || h->rpm) ? N_LOWER : N_NONE, 0) > 0)
+        *o->p++ = '/';
+    const char *name = strip_slashes(p->name, &nn);
+    put_encoded(o, name, nn, h->pypi ? N_PYPI : h->deb ? N_LOWER : N_NONE);
+    if (p->version && p->version[0]) {
+        *o->p++ = '@';
+        put_encoded(o, p->version, strlen(p->version), N_NONE);
+    }
+    for (size_t i = 0; i < nq; i++) {
+        *o->p++ = i ? '&' : '?';
+        for (const char *k = quals[i]->key; *k; k++)
+            *o->p++ = (char)lower((unsigned char)*k);
+        *o->p++ = '=';
+        put_encoded(o, quals[i]->value, strlen(quals[i]->value), N_NONE);
+    }
+    if (p->subpath && p->subpath[0]) {
+        char *hash = o->p++;
+        *hash = '#';
+        if (put_segments(o, p->subpath, N_NONE, 1) == 0)
+            o->p = hash;   /* nothing but empty, "." and ".." segments */
+    }
+    *o->p = '\0';
+}
+
+int sp_purl_build(const struct sp_purl *p, char **out, struct sp_error *e)
+{
+    struct head h;
+    const struct sp_purl_qualifier *quals[SP_PURL_QUALIFIERS_MAX];
+    size_t nq;
+    if (check_head(p, &h, e) != 0)
+        return -1;
+    size_t bound = 16 + h.tl;
+    if (take_qualifiers(p, quals, &nq, &bound, e) != 0)
+        return -1;
+    bound += 3 * (h.nsl + h.nn + 2);
     if (p->version)
         bound += 1 + 3 * strlen(p->version);
     if (p->subpath)
         bound += 1 + 3 * strlen(p->subpath);
-
     struct out o = { .p = malloc(bound) };
-    char *buf = o.p;
-    if (buf == NULL)
+    if (o.p == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "purl: %s", strerror(ENOMEM));
-    put(&o, "pkg:");
-    put(&o, type);
-    *o.p++ = '/';
-    if (nsl && put_segments(&o, p->namespace_, (deb || rpm) ? N_LOWER : N_NONE, 0) > 0)
-        *o.p++ = '/';
-    const char *name = strip_slashes(p->name, &nn);
-    put_encoded(&o, name, nn, pypi ? N_PYPI : deb ? N_LOWER : N_NONE);
-    if (p->version && p->version[0]) {
-        *o.p++ = '@';
-        put_encoded(&o, p->version, strlen(p->version), N_NONE);
-    }
-    for (size_t i = 0; i < nq; i++) {
-        *o.p++ = i ? '&' : '?';
-        for (const char *k = quals[i]->key; *k; k++)
-            *o.p++ = (char)lower((unsigned char)*k);
-        *o.p++ = '=';
-        put_encoded(&o, quals[i]->value, strlen(quals[i]->value), N_NONE);
-    }
-    if (p->subpath && p->subpath[0]) {
-        char *hash = o.p++;
-        *hash = '#';
-        if (put_segments(&o, p->subpath, N_NONE, 1) == 0)
-            o.p = hash;   /* nothing but empty, "." and ".." segments */
-    }
-    *o.p = '\0';
-    *out = buf;
+    *out = o.p;
+    write_purl(&o, p, &h, quals, nq);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/version.h"
 #include "fingerprint/probes/probe.h"
 #include "fingerprint/probes/probe_util.h"
 
@@ -25,11 +26,6 @@
 #define NEURON_DEVICES_MAX 64          /* /dev/neuron0..63 (doc/DOMAIN.md section 2) */
 #define CORES_PER_DEVICE_MAX 64        /* a core_count above this is malformed */
 #define DKMS_VERSIONS_MAX 32           /* versions listed in neuron.driver.dkms */
-
-static int cmp_version_ptr(const void *a, const void *b)
-{
-    return version_cmp_dotted(*(char *const *)a, *(char *const *)b);
-}
 
 /* Add VERSION to SET (N entries, at most DKMS_VERSIONS_MAX; the
  * ones past it are counted in *DROPPED). */
@@ -100,10 +96,13 @@ static int dkms_versions(struct probe_ctx *ctx)
                 factset_warn(ctx->facts, "neuron.driver.dkms: " DKMS_LEGACY_DIR "/%s: legacy "
                              "aws-neuron DKMS module (conflicts with aws-neuronx-dkms)",
                              legacy[i]);
-    if (n > 0) {
+    struct sp_error ignored;            /* its -1 is out of memory, as probe_set()'s */
+    if (n > 0 && sp_version_sort(sp_scheme_for_key("neuron.driver.dkms"),
+                                 (const char **)versions, n, &ignored) != 0) {
+        rc = -1;
+    } else if (n > 0) {
         char list[DKMS_VERSIONS_MAX * 130];
         size_t used = 0;
-        qsort(versions, n, sizeof *versions, cmp_version_ptr);
         list[0] = '\0';
         for (size_t i = 0; i < n; i++)
             used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",

@@ -7,8 +7,10 @@
  * run the libraries. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "checks/version.h"
 #include "fingerprint/probes/probe.h"
 #include "fingerprint/probes/probe_util.h"
 
@@ -19,19 +21,26 @@ static int pick(struct probe_ctx *ctx, char **names, size_t n, const char *prefi
                 const char *key)
 {
     size_t pl = strlen(prefix), found = 0;
-    const char *best = NULL;
+    const char **versions = malloc((n ? n : 1) * sizeof *versions);
     char all[1024] = "";
     size_t used = 0;
+    struct sp_error ignored;            /* its -1 is out of memory, as probe_set()'s */
+    if (versions == NULL)
+        return -1;
     for (size_t i = 0; i < n; i++) {
         if (strncmp(names[i], prefix, pl) != 0 || !version_is_numeric(names[i] + pl, LIB_MIN_PARTS))
             continue;
-        found++;
-        if (best == NULL || version_cmp_dotted(names[i] + pl, best) > 0)
-            best = names[i] + pl;
+        versions[found++] = names[i] + pl;
         int w = snprintf(all + used, sizeof all - used, "%s%s", used ? ", " : "", names[i]);
         if (w > 0 && (size_t)w < sizeof all - used)
             used += (size_t)w;
     }
+    /* the highest in the key's scheme (checks/version.h) */
+    int sorted = sp_version_sort(sp_scheme_for_key(key), versions, found, &ignored);
+    const char *best = found ? versions[found - 1] : NULL;
+    free(versions);
+    if (sorted != 0)
+        return -1;
     if (best == NULL)
         return 0;
     char ev[SP_ROOT_PATH_MAX];

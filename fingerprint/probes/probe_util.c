@@ -1,5 +1,5 @@
 /* fingerprint/probes/probe_util.c: the Neuron device table, EC2 instance type
- * rules and dotted version order shared by the host probes.  Reads nothing. */
+ * rules and version syntax checks shared by the host probes.  Reads nothing. */
 #include "fingerprint/probes/probe_util.h"
 
 #include <ctype.h>
@@ -95,38 +95,6 @@ int probe_set_instance(struct probe_ctx *ctx, const char *type, const char *evid
         return 0;
     }
     return probe_set(ctx, "host.instance_family", family, evidence);
-}
-
-int version_cmp_dotted(const char *a, const char *b)
-{
-    while (*a || *b) {
-        size_t la = strcspn(a, "."), lb = strcspn(b, ".");
-        int na = la > 0, nb = lb > 0;
-        for (size_t i = 0; i < la; i++)
-            na &= isdigit((unsigned char)a[i]) != 0;
-        for (size_t i = 0; i < lb; i++)
-            nb &= isdigit((unsigned char)b[i]) != 0;
-        int c;
-        if (na && nb) {
-            const char *pa = a, *pb = b;
-            size_t ra = la, rb = lb;
-            while (ra > 1 && *pa == '0') { pa++; ra--; }
-            while (rb > 1 && *pb == '0') { pb++; rb--; }
-            c = ra != rb ? (ra < rb ? -1 : 1) : memcmp(pa, pb, ra);
-        } else if (la == 0 || lb == 0) {
-            c = la == lb ? 0 : la == 0 ? -1 : 1;
-        } else {
-            size_t m = la < lb ? la : lb;
-            c = memcmp(a, b, m);
-            if (c == 0)
-                c = la == lb ? 0 : la < lb ? -1 : 1;
-        }
-        if (c != 0)
-            return c < 0 ? -1 : 1;
-        a += la + (a[la] == '.');
-        b += lb + (b[lb] == '.');
-    }
-    return 0;
 }
 
 int version_is_numeric(const char *s, int minparts)

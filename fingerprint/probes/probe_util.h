@@ -1,6 +1,8 @@
 /* fingerprint/probes/probe_util.h: small helpers shared by several host probes
  * (dmi, imds, pci, neuron-driver, neuron-lib): the Neuron device table of
- * doc/DOMAIN.md section 1, EC2 instance type rules, dotted version order.
+ * doc/DOMAIN.md section 1, EC2 instance type rules, version syntax checks
+ * (the order of versions is the sp_scheme table's: checks/version.h,
+ * sp_version_sort()).
  * Pure functions: nothing here reads a file, prints or allocates. */
 #ifndef SP_PROBE_UTIL_H
 #define SP_PROBE_UTIL_H
@@ -49,11 +51,6 @@ int instance_id_valid(const char *s);
  * one, host.instance_family, both with EVIDENCE; a type without a family is
  * a warning.  Returns -1 only on ENOMEM. */
 int probe_set_instance(struct probe_ctx *ctx, const char *type, const char *evidence);
-
-/* version_cmp_dotted: order two versions made of dot-separated parts, each
- * part compared numerically when both are digits, else bytewise ("2.9" <
- * "2.24.7.0" < "2.24.7.0.1").  Returns <0, 0, >0. */
-int version_cmp_dotted(const char *a, const char *b);
 
 /* version_is_numeric: 1 when S is N(.N)* with at least MINPARTS parts and
  * every N decimal digits, at most 64 bytes. */

@@ -195,6 +195,16 @@ static void class_without_bus_and_dkms_order(void **state)
     assert_fact(&t.fs, "neuron.driver.dkms", "2.9.1.0,2.24.7.0,2.27.4.0,2.30.2.0");
     pt_close(&t);
 
+    /* the order is the dotted scheme's (checks/version.h), as a policy
+     * compares neuron.* versions: 2.29 == 2.29.0, the tie broken by bytes;
+     * a version the scheme does not read ("2.19.1-rc1") after the others */
+    pt_tmp(&t, NULL);
+    pt_sh(&t, "cd $D && mkdir -p var/lib/dkms/aws-neuronx/2.29.0 var/lib/dkms/aws-neuronx/2.29 "
+              "var/lib/dkms/aws-neuronx/2.19.1-rc1 var/lib/dkms/aws-neuronx/02.9");
+    run(&t);
+    assert_fact(&t.fs, "neuron.driver.dkms", "02.9,2.29,2.29.0,2.19.1-rc1");
+    pt_close(&t);
+
     /* the bus readable but empty, the driver lists devices: a warning */
     pt_tmp(&t, "inf2");
     pt_sh(&t, "rm $D/sys/bus/pci/devices/0000:00:03.0");

@@ -43,6 +43,16 @@ static void names(void **state)
                         "/opt/aws/neuron/lib/libnrt.so.2.31.24.0");
     pt_close(&t);
 
+    /* the highest in the dotted scheme (checks/version.h): 2.31.24 and
+     * 2.31.24.0 are the same version, the tie broken by bytes, whatever
+     * order the folder lists them in */
+    pt_tmp(&t, NULL);
+    pt_sh(&t, "d=$D/opt/aws/neuron/lib && mkdir -p $d && cd $d && "
+              ": > libnrt.so.2.31.24.0 && : > libnrt.so.2.31.24 && : > libnrt.so.2.9.1");
+    pt_run(&t, probe_neuron_lib);
+    assert_fact(&t.fs, "neuron.runtime.version", "2.31.24.0");
+    pt_close(&t);
+
     pt_tmp(&t, NULL);
     pt_sh(&t, "mkdir -p $D/opt/aws/neuron && ln -s lib $D/opt/aws/neuron/lib");
     pt_run(&t, probe_neuron_lib);
