@@ -99,7 +99,10 @@ $(BUILD)/obj/gen/catalog_data.o: $(BUILD)/gen/catalog_data.c
 	@echo "  CC      $<"
 	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstackprint.a tests/unit/testlib.h
+# a test binary is compiled and linked in one step: -MMD writes its header
+# dependencies beside it ($(BUILD)/tests/test_x.d, included at the end), so
+# a changed tests/unit/*.h or library header rebuilds the tests that include it
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libstackprint.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
 	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libstackprint.a $(TEST_LIBS)
@@ -158,4 +161,5 @@ $(BUILD)/obj/cli/cmd_check.o: ALL_CFLAGS += -DSP_DATADIR='"$(DATADIR)"'
 .PHONY: FORCE
 FORCE:
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/gen/catalog_data.d
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/gen/catalog_data.d \
+         $(UNIT_BIN:=.d) $(BUILD)/gen-catalog-c.d

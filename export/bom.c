@@ -148,12 +148,10 @@ static int package(struct sp_bom *b, const char *fact, const char *type, const c
                    const char *version, const char *env, struct sp_purl *p,
                    struct sp_error *e)
 {
-    /* the fact key is unique */
-    char ref[SP_FACT_KEY_MAX + 1];
-    snprintf(ref, sizeof ref, "%s", fact);
+    /* the fact key, unique, is the bom-ref */
     int pip = strcmp(type, "pypi") == 0;
     struct sp_bom_component *c = add(b, pip && is_framework(name) ? SP_BOM_FRAMEWORK : SP_BOM_LIBRARY,
-                                     ref, name, version);
+                                     fact, name, version);
     if (c == NULL)
         return sp_fail(e, SP_EXIT_INPUT, "export: %s", strerror(ENOMEM));
     p->type = type;
@@ -318,23 +316,4 @@ int sp_bom_render(const struct manifest *m, enum sp_bom_format format, char **ou
                                    : sp_export_cyclonedx(&b, out, len, e);
     sp_bom_free(&b);
     return rc;
-}
-
-int sp_bom_dump(json_t *doc, char **out, size_t *len, struct sp_error *e)
-{
-    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(doc);
-    if (text == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "export: %s", strerror(ENOMEM));
-    size_t n = strlen(text);
-    char *buf = realloc(text, n + 2);
-    if (buf == NULL) {
-        free(text);
-        return sp_fail(e, SP_EXIT_INPUT, "export: %s", strerror(ENOMEM));
-    }
-    buf[n] = '\n';
-    buf[n + 1] = '\0';
-    *out = buf;
-    *len = n + 1;
-    return 0;
 }

@@ -29,13 +29,15 @@
 #ifndef SP_BOM_H
 #define SP_BOM_H
 
-#include <jansson.h>
 #include <stddef.h>
 
 #include "manifest/error.h"
 #include "manifest/manifest.h"
 
 #define SP_BOM_PROPS_MAX 8   /* properties of one component */
+/* bytes a document of N components and properties is expected to take, so
+ * that the writer (export/json_writer.h) seldom grows its buffer */
+#define SP_BOM_BYTES_HINT(n) ((size_t)(n) * 640 + 8192)
 
 enum sp_bom_kind {
     SP_BOM_LIBRARY, SP_BOM_FRAMEWORK, SP_BOM_APPLICATION, SP_BOM_OS,
@@ -98,9 +100,5 @@ enum sp_bom_format { SP_BOM_CYCLONEDX, SP_BOM_SPDX };
  * Returns 0, or -1 with E set as those functions set it. */
 int sp_bom_render(const struct manifest *m, enum sp_bom_format format, char **out, size_t *len,
                   struct sp_error *e);
-
-/* sp_bom_dump: DOC (reference taken) as JSON indented by two spaces, keys
- * in insertion order, one trailing newline, malloc'd into *OUT. */
-int sp_bom_dump(json_t *doc, char **out, size_t *len, struct sp_error *e);
 
 #endif

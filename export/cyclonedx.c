@@ -6,9 +6,11 @@
  * container with its manifest digest; properties: stack id, subject, tool
  * and every fact that is not a package), components, and dependencies (the
  * subject depends on every component). */
+#include <stdio.h>
 #include <string.h>
 
 #include "export/bom.h"
+#include "export/json_writer.h"
 
 static const char *type_name(enum sp_bom_kind k)
 {
@@ -23,72 +25,102 @@ static const char *type_name(enum sp_bom_kind k)
     return "library";
 }
 
-static json_t *property(const char *name, const char *value)
+/* A property {"name": "stackprint:NAME", "value": VALUE} as an array item. */
+static void property(struct sp_jw *w, const char *name, const char *value)
 {
-    char n[SP_FACT_KEY_MAX + 16];
-    snprintf(n, sizeof n, "stackprint:%s", name);
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(n));
-    json_object_set_new(o, "value", json_string(value));
-    return o;
+    static const char ns[] = "stackprint:";
+    char n[sizeof ns + SP_FACT_KEY_MAX];
+    size_t len = strnlen(name, SP_FACT_KEY_MAX);     /* a fact key or a fixed name */
+    memcpy(n, ns, sizeof ns - 1);
+    memcpy(n + sizeof ns - 1, name, len);
+    n[sizeof ns - 1 + len] = '\0';
+    sp_jw_pair(w, "name", n, "value", value);
 }
 
-static json_t *component(const struct sp_bom_component *c)
+static void component(struct sp_jw *w, const struct sp_bom_component *c)
 {
-    json_t *o = json_object();
-    if (o == NULL)
-        return NULL;
-    json_object_set_new(o, "type", json_string(type_name(c->kind)));
-    json_object_set_new(o, "bom-ref", json_string(c->ref));
-    json_object_set_new(o, "name", json_string(c->name));
+    sp_jw_open(w, NULL, '{');
+    sp_jw_string(w, "type", type_name(c->kind));
+    sp_jw_string(w, "bom-ref", c->ref);
+    sp_jw_string(w, "name", c->name);
     if (c->version)
-        json_object_set_new(o, "version", json_string(c->version));
+        sp_jw_string(w, "version", c->version);
     if (c->description)
-        json_object_set_new(o, "description", json_string(c->description));
+        sp_jw_string(w, "description", c->description);
     if (c->purl)
-        json_object_set_new(o, "purl", json_string(c->purl));
+        sp_jw_string(w, "purl", c->purl);
     if (c->nprops) {
-        json_t *props = json_array();
+        sp_jw_open(w, "properties", '[');
         for (size_t i = 0; i < c->nprops; i++)
-            json_array_append_new(props, property(c->props[i].name, c->props[i].value));
-        json_object_set_new(o, "properties", props);
+            property(w, c->props[i].name, c->props[i].value);
+        sp_jw_close(w, ']');
     }
-    return o;
+    sp_jw_close(w, '}');
+}
+
+/* metadata: timestamp, tools, the subject, the document properties */
+static void metadata(struct sp_jw *w, const struct sp_bom *b)
+{
+    const struct manifest *m = b->m;
+    sp_jw_open(w, "metadata", '{');
+    sp_jw_string(w, "timestamp", m->created);
+    sp_jw_open(w, "tools", '{');
+    sp_jw_open(w, "components", '[');
+    sp_jw_open(w, NULL, '{');
+    sp_jw_string(w, "type", "application");
+    sp_jw_string(w, "name", "stackprint");
+    sp_jw_string(w, "version", SP_VERSION);
+    sp_jw_close(w, '}');
+    sp_jw_close(w, ']');
+    sp_jw_close(w, '}');
+    sp_jw_open(w, "component", '{');
+    sp_jw_string(w, "type", b->image ? "container" : "platform");
+    sp_jw_string(w, "bom-ref", "subject");
+    sp_jw_string(w, "name", b->subject_name);
+    if (b->subject_digest) {
+        sp_jw_open(w, "hashes", '[');
+        sp_jw_pair(w, "alg", "SHA-256", "content", b->subject_digest);
+        sp_jw_close(w, ']');
+    }
+    sp_jw_close(w, '}');
+    sp_jw_open(w, "properties", '[');
+    property(w, "stack_id", m->stack_id);
+    property(w, "subject", m->subject);
+    property(w, "tool", m->tool);
+    for (size_t i = 0; i < b->nprops; i++)
+        property(w, b->props[i]->key, b->props[i]->value);
+    sp_jw_close(w, ']');
+    sp_jw_close(w, '}');
 }
 
 int sp_export_cyclonedx(const struct sp_bom *b, char **out, size_t *len, struct sp_error *e)
 {
-    const struct manifest *m = b->m;
     char uuid[37], serial[48];
-    if (sp_bom_serial_uuid(m->stack_id, uuid) != 0)
+    if (sp_bom_serial_uuid(b->m->stack_id, uuid) != 0)
         return sp_fail(e, SP_EXIT_INPUT, "export: cannot derive the serial number");
     snprintf(serial, sizeof serial, "urn:uuid:%s", uuid);
 
-    json_t *subject = json_pack("{s:s, s:s, s:s}", "type", b->image ? "container" : "platform",
-                                "bom-ref", "subject", "name", b->subject_name);
-    if (subject && b->subject_digest)
-        json_object_set_new(subject, "hashes",
-                            json_pack("[{s:s, s:s}]", "alg", "SHA-256", "content", b->subject_digest));
-    json_t *props = json_array();
-    json_array_append_new(props, property("stack_id", m->stack_id));
-    json_array_append_new(props, property("subject", m->subject));
-    json_array_append_new(props, property("tool", m->tool));
-    for (size_t i = 0; i < b->nprops; i++)
-        json_array_append_new(props, property(b->props[i]->key, b->props[i]->value));
-    json_t *metadata = json_pack("{s:s, s:{s:[{s:s, s:s, s:s}]}, s:o, s:o}",
-                                 "timestamp", m->created,
-                                 "tools", "components", "type", "application", "name", "stackprint",
-                                 "version", SP_VERSION, "component", subject, "properties", props);
-    json_t *components = json_array(), *depends = json_array();
-    for (size_t i = 0; i < b->n; i++) {
-        json_array_append_new(components, component(&b->c[i]));
-        json_array_append_new(depends, json_string(b->c[i].ref));
-    }
-    json_t *doc = json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:[{s:s, s:o}]}",
-                            "bomFormat", "CycloneDX", "specVersion", "1.6", "serialNumber", serial,
-                            "version", 1, "metadata", metadata, "components", components,
-                            "dependencies", "ref", "subject", "dependsOn", depends);
-    if (doc == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "export: cannot build the CycloneDX document");
-    return sp_bom_dump(doc, out, len, e);
+    struct sp_jw w;
+    sp_jw_init(&w, SP_BOM_BYTES_HINT(b->n + b->nprops));
+    sp_jw_open(&w, NULL, '{');
+    sp_jw_string(&w, "bomFormat", "CycloneDX");
+    sp_jw_string(&w, "specVersion", "1.6");
+    sp_jw_string(&w, "serialNumber", serial);
+    sp_jw_literal(&w, "version", "1");
+    metadata(&w, b);
+    sp_jw_open(&w, "components", '[');
+    for (size_t i = 0; i < b->n; i++)
+        component(&w, &b->c[i]);
+    sp_jw_close(&w, ']');
+    sp_jw_open(&w, "dependencies", '[');
+    sp_jw_open(&w, NULL, '{');
+    sp_jw_string(&w, "ref", "subject");
+    sp_jw_open(&w, "dependsOn", '[');
+    for (size_t i = 0; i < b->n; i++)
+        sp_jw_string(&w, NULL, b->c[i].ref);
+    sp_jw_close(&w, ']');
+    sp_jw_close(&w, '}');
+    sp_jw_close(&w, ']');
+    sp_jw_close(&w, '}');
+    return sp_jw_finish(&w, out, len, e);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "export/bom.h"
+#include "export/json_writer.h"
 
 static const char *purpose(enum sp_bom_kind k)
 {
@@ -22,31 +23,62 @@ static const char *purpose(enum sp_bom_kind k)
     return "LIBRARY";
 }
 
-static json_t *package(const struct sp_bom_component *c, const char *id)
+static void package(struct sp_jw *w, const struct sp_bom_component *c, const char *id)
 {
     char comment[SP_FACT_KEY_MAX + SP_FACT_VALUE_MAX + 32];
-    json_t *o = json_pack("{s:s, s:s}", "SPDXID", id, "name", c->name);
-    if (o == NULL)
-        return NULL;
+    sp_jw_open(w, NULL, '{');
+    sp_jw_string(w, "SPDXID", id);
+    sp_jw_string(w, "name", c->name);
     if (c->version)
-        json_object_set_new(o, "versionInfo", json_string(c->version));
-    json_object_set_new(o, "downloadLocation", json_string("NOASSERTION"));
-    json_object_set_new(o, "filesAnalyzed", json_false());
-    json_object_set_new(o, "primaryPackagePurpose", json_string(purpose(c->kind)));
+        sp_jw_string(w, "versionInfo", c->version);
+    sp_jw_string(w, "downloadLocation", "NOASSERTION");
+    sp_jw_literal(w, "filesAnalyzed", "false");
+    sp_jw_string(w, "primaryPackagePurpose", purpose(c->kind));
     if (c->description)
-        json_object_set_new(o, "description", json_string(c->description));
+        sp_jw_string(w, "description", c->description);
     snprintf(comment, sizeof comment, "stackprint bom-ref %s", c->ref);
-    json_object_set_new(o, "comment", json_string(comment));
-    if (c->purl)
-        json_object_set_new(o, "externalRefs",
-                            json_pack("[{s:s, s:s, s:s}]", "referenceCategory", "PACKAGE-MANAGER",
-                                      "referenceType", "purl", "referenceLocator", c->purl));
-    return o;
+    sp_jw_string(w, "comment", comment);
+    if (c->purl) {
+        sp_jw_open(w, "externalRefs", '[');
+        sp_jw_open(w, NULL, '{');
+        sp_jw_string(w, "referenceCategory", "PACKAGE-MANAGER");
+        sp_jw_string(w, "referenceType", "purl");
+        sp_jw_string(w, "referenceLocator", c->purl);
+        sp_jw_close(w, '}');
+        sp_jw_close(w, ']');
+    }
+    sp_jw_close(w, '}');
 }
 
-int sp_export_spdx(const struct sp_bom *b, char **out, size_t *len, struct sp_error *e)
+/* The package the document describes: the host or the image. */
+static void subject(struct sp_jw *w, const struct sp_bom *b)
 {
-    const struct manifest *m = b->m;
+    sp_jw_open(w, NULL, '{');
+    sp_jw_string(w, "SPDXID", "SPDXRef-Subject");
+    sp_jw_string(w, "name", b->subject_name);
+    sp_jw_string(w, "downloadLocation", "NOASSERTION");
+    sp_jw_literal(w, "filesAnalyzed", "false");
+    sp_jw_string(w, "primaryPackagePurpose", b->image ? "CONTAINER" : "OTHER");
+    if (b->subject_digest) {
+        sp_jw_open(w, "checksums", '[');
+        sp_jw_pair(w, "algorithm", "SHA256", "checksumValue", b->subject_digest);
+        sp_jw_close(w, ']');
+    }
+    sp_jw_close(w, '}');
+}
+
+static void relationship(struct sp_jw *w, const char *from, const char *type, const char *to)
+{
+    sp_jw_open(w, NULL, '{');
+    sp_jw_string(w, "spdxElementId", from);
+    sp_jw_string(w, "relationshipType", type);
+    sp_jw_string(w, "relatedSpdxElement", to);
+    sp_jw_close(w, '}');
+}
+
+/* The document's header: version, licence, name, namespace, creation. */
+static void header(struct sp_jw *w, const struct manifest *m)
+{
     char ns[160], name[SP_FACT_VALUE_MAX + 32], creator[64], comment[200];
     snprintf(ns, sizeof ns, "https://stackprint.dev/spdx/%s",
              strncmp(m->stack_id, "sha256:", 7) == 0 ? m->stack_id + 7 : m->stack_id);
@@ -54,33 +86,41 @@ int sp_export_spdx(const struct sp_bom *b, char **out, size_t *len, struct sp_er
     snprintf(creator, sizeof creator, "Tool: stackprint-%s", SP_VERSION);
     snprintf(comment, sizeof comment, "stackprint stack_id %s; manifest tool %s", m->stack_id,
              m->tool ? m->tool : "?");
+    sp_jw_string(w, "spdxVersion", "SPDX-2.3");
+    sp_jw_string(w, "dataLicense", "CC0-1.0");
+    sp_jw_string(w, "SPDXID", "SPDXRef-DOCUMENT");
+    sp_jw_string(w, "name", name);
+    sp_jw_string(w, "documentNamespace", ns);
+    sp_jw_open(w, "creationInfo", '{');
+    sp_jw_string(w, "created", m->created);
+    sp_jw_open(w, "creators", '[');
+    sp_jw_string(w, NULL, creator);
+    sp_jw_close(w, ']');
+    sp_jw_close(w, '}');
+    sp_jw_string(w, "comment", comment);
+}
 
-    json_t *subject = json_pack("{s:s, s:s, s:s, s:b, s:s}", "SPDXID", "SPDXRef-Subject",
-                                "name", b->subject_name, "downloadLocation", "NOASSERTION",
-                                "filesAnalyzed", 0, "primaryPackagePurpose",
-                                b->image ? "CONTAINER" : "OTHER");
-    if (subject && b->subject_digest)
-        json_object_set_new(subject, "checksums", json_pack("[{s:s, s:s}]", "algorithm", "SHA256",
-                                                            "checksumValue", b->subject_digest));
-    json_t *packages = json_array(), *rels = json_array();
-    json_array_append_new(packages, subject);
-    json_array_append_new(rels, json_pack("{s:s, s:s, s:s}", "spdxElementId", "SPDXRef-DOCUMENT",
-                                          "relationshipType", "DESCRIBES",
-                                          "relatedSpdxElement", "SPDXRef-Subject"));
+int sp_export_spdx(const struct sp_bom *b, char **out, size_t *len, struct sp_error *e)
+{
+    struct sp_jw w;
+    char id[48];
+    sp_jw_init(&w, SP_BOM_BYTES_HINT(2 * b->n));
+    sp_jw_open(&w, NULL, '{');
+    header(&w, b->m);
+    sp_jw_open(&w, "packages", '[');
+    subject(&w, b);
     for (size_t i = 0; i < b->n; i++) {
-        char id[48];
         snprintf(id, sizeof id, "SPDXRef-Package-%zu", i + 1);
-        json_array_append_new(packages, package(&b->c[i], id));
-        json_array_append_new(rels, json_pack("{s:s, s:s, s:s}", "spdxElementId", "SPDXRef-Subject",
-                                              "relationshipType", "CONTAINS",
-                                              "relatedSpdxElement", id));
+        package(&w, &b->c[i], id);
     }
-    json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:[s]}, s:s, s:o, s:o}",
-                            "spdxVersion", "SPDX-2.3", "dataLicense", "CC0-1.0",
-                            "SPDXID", "SPDXRef-DOCUMENT", "name", name, "documentNamespace", ns,
-                            "creationInfo", "created", m->created, "creators", creator,
-                            "comment", comment, "packages", packages, "relationships", rels);
-    if (doc == NULL)
-        return sp_fail(e, SP_EXIT_INPUT, "export: cannot build the SPDX document");
-    return sp_bom_dump(doc, out, len, e);
+    sp_jw_close(&w, ']');
+    sp_jw_open(&w, "relationships", '[');
+    relationship(&w, "SPDXRef-DOCUMENT", "DESCRIBES", "SPDXRef-Subject");
+    for (size_t i = 0; i < b->n; i++) {
+        snprintf(id, sizeof id, "SPDXRef-Package-%zu", i + 1);
+        relationship(&w, "SPDXRef-Subject", "CONTAINS", id);
+    }
+    sp_jw_close(&w, ']');
+    sp_jw_close(&w, '}');
+    return sp_jw_finish(&w, out, len, e);
 }

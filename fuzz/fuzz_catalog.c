@@ -6,9 +6,21 @@
 
 #include "checks/catalog.h"
 #include "checks/release.h"
+#include "fuzz/fuzz_facts.h"
 #include "manifest/node.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char *const neuron_facts[] = {
+    "deb.aws-neuronx-dkms", "2.24.7.0",
+    "deb.aws-neuronx-runtime-lib", "2.28.23.0-8b2b5d5fc",
+    "deb.aws-neuronx-collectives", "2.28.27.0-bc30ece58",
+    "pip.neuronx-cc", "2.21.18209.0",
+    "pip.torch-neuronx", "2.8.0.2.10.13553",
+    "python.version", "3.11.7",
+    "host.instance_family", "trn2",
+    NULL,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,14 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct catalog c;
     if (catalog_from_node(doc, "catalog.yaml", &c, &e) == 0) {
         struct factset fs;
-        factset_init(&fs);
-        factset_set(&fs, "deb.aws-neuronx-dkms", "2.24.7.0", NULL);
-        factset_set(&fs, "deb.aws-neuronx-runtime-lib", "2.28.23.0-8b2b5d5fc", NULL);
-        factset_set(&fs, "deb.aws-neuronx-collectives", "2.28.27.0-bc30ece58", NULL);
-        factset_set(&fs, "pip.neuronx-cc", "2.21.18209.0", NULL);
-        factset_set(&fs, "pip.torch-neuronx", "2.8.0.2.10.13553", NULL);
-        factset_set(&fs, "python.version", "3.11.7", NULL);
-        factset_set(&fs, "host.instance_family", "trn2", NULL);
+        fuzz_facts(&fs, neuron_facts);
         release_infer(&c, &fs, &e);
         factset_free(&fs);
         catalog_free(&c);

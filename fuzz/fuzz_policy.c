@@ -8,8 +8,18 @@
 #include "checks/evaluate.h"
 #include "checks/policy.h"
 #include "checks/report.h"
+#include "fuzz/fuzz_facts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char *const fixed_facts[] = {
+    "pip.torch", "2.9.0",
+    "python.version", "3.11.7",
+    "deb.aws-neuronx-dkms", "2.24.7.0",
+    "host.instance_family", "trn2",
+    "neuron.driver.version", "2.24.7.0",
+    NULL,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -20,12 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sp_policy_set_init(&ps);
     if (sp_policy_parse(&ps, (const char *)data, size, "fuzz.yaml", &e) == 0) {
         struct factset in, facts;
-        factset_init(&in);
-        factset_set(&in, "pip.torch", "2.9.0", NULL);
-        factset_set(&in, "python.version", "3.11.7", NULL);
-        factset_set(&in, "deb.aws-neuronx-dkms", "2.24.7.0", NULL);
-        factset_set(&in, "host.instance_family", "trn2", NULL);
-        factset_set(&in, "neuron.driver.version", "2.24.7.0", NULL);
+        fuzz_facts(&in, fixed_facts);
         if (size % 7 == 0)
             factset_set(&in, SP_FACTS_DROPPED_KEY, "3", NULL);
         if (sp_eval_facts(&ps, &in, &facts, &e) == 0) {

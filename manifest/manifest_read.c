@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -127,151 +128,234 @@ static int rfc3339_utc(const char *s)
     return h <= 23 && mi <= 59 && sec <= 60;
 }
 
-int manifest_parse(const char *buf, size_t len, const char *name,
-                   struct manifest *m, struct sp_error *e)
+/* "NAME:LINE:COL: WHAT" at the key I of mapping MAP, or "NAME: WHAT" when
+ * the parser gave no position (JSON). */
+static int key_fail(const struct sp_node *map, size_t i, const char *name,
+                    struct sp_error *e, const char *what)
+{
+    if (map->key_lines[i])
+        return sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: %s", name, map->key_lines[i],
+                       map->key_columns[i], what);
+    return sp_fail(e, SP_EXIT_INPUT, "%s: %s", name, what);
+}
+
+/* Step 1: DOC is a mapping of known keys only. */
+static int check_top(const struct sp_node *doc, const char *name, struct sp_error *e)
 {
     static const char *const known[] = {
         "schema", "tool", "created", "subject", "stack_id", "facts", "evidence", "warnings",
     };
-    struct sp_node *doc = sp_node_parse(buf, len, name, e);
-    char *schema = NULL, *stack_id = NULL;
-    int r = -1;
-
-    manifest_init(m);
-    if (doc == NULL)
-        return -1;
-    if (doc->kind != SP_NODE_MAP) {
-        where(doc, name, e, "a manifest must be a mapping", NULL);
-        goto out;
-    }
+    char what[SP_ERROR_MSG_MAX];
+    if (doc->kind != SP_NODE_MAP)
+        return where(doc, name, e, "a manifest must be a mapping", NULL);
     for (size_t i = 0; i < doc->count; i++) {
         size_t k = 0;
         while (k < sizeof known / sizeof *known && strcmp(known[k], doc->keys[i]) != 0)
             k++;
         if (k == sizeof known / sizeof *known) {
-            if (doc->key_lines[i])
-                sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: unknown key '%s'", name,
-                        doc->key_lines[i], doc->key_columns[i], doc->keys[i]);
-            else
-                sp_fail(e, SP_EXIT_INPUT, "%s: unknown key '%s'", name, doc->keys[i]);
-            goto out;
+            snprintf(what, sizeof what, "unknown key '%s'", doc->keys[i]);
+            return key_fail(doc, i, name, e, what);
         }
     }
+    return 0;
+}
+
+/* Step 2: schema, tool, created, subject and stack_id (into STACK_ID, the
+ * caller frees), each a string of the right shape. */
+static int read_header(const struct sp_node *doc, const char *name, struct manifest *m,
+                       char **stack_id, struct sp_error *e)
+{
+    char *schema = NULL, shown[64];
+    int r = -1;
     if (string_field(doc, "schema", &schema, name, e) != 0)
-        goto out;
-    if (strcmp(schema, SP_MANIFEST_SCHEMA_V1) == 0) {
+        return -1;
+    if (strcmp(schema, SP_MANIFEST_SCHEMA_V1) == 0)
         where(sp_node_get(doc, "schema", NULL), name, e,
               SP_MANIFEST_SCHEMA_V1 " has the old stack_id definition; probe again, "
               "or rewrite a test fixture with the source tree's tests/restamp", name);
-        goto out;
-    }
-    if (strcmp(schema, SP_MANIFEST_SCHEMA) != 0) {
-        char shown[64];
+    else if (strcmp(schema, SP_MANIFEST_SCHEMA) != 0)
         where(sp_node_get(doc, "schema", NULL), name, e, "unsupported schema",
               key_shown(schema, shown));
-        goto out;
-    }
-    if (string_field(doc, "tool", &m->tool, name, e) != 0 ||
-        string_field(doc, "created", &m->created, name, e) != 0 ||
-        string_field(doc, "subject", &m->subject, name, e) != 0 ||
-        string_field(doc, "stack_id", &stack_id, name, e) != 0)
-        goto out;
-    if (!stack_id_shape(stack_id)) {
+    else if (string_field(doc, "tool", &m->tool, name, e) != 0 ||
+             string_field(doc, "created", &m->created, name, e) != 0 ||
+             string_field(doc, "subject", &m->subject, name, e) != 0 ||
+             string_field(doc, "stack_id", stack_id, name, e) != 0)
+        ;
+    else if (!stack_id_shape(*stack_id))
         where(sp_node_get(doc, "stack_id", NULL), name, e,
               "stack_id is not \"sha256:\" and 64 lowercase hex digits", NULL);
-        goto out;
-    }
-    if (!rfc3339_utc(m->created)) {
+    else if (!rfc3339_utc(m->created))
         where(sp_node_get(doc, "created", NULL), name, e,
               "created is not an RFC 3339 UTC time YYYY-MM-DDTHH:MM:SSZ", NULL);
-        goto out;
-    }
+    else
+        r = 0;
+    free(schema);
+    return r;
+}
 
-    const struct sp_node *facts = sp_node_get(doc, "facts", NULL);
-    if (facts == NULL || facts->kind != SP_NODE_MAP) {
-        where(facts ? facts : doc, name, e, facts ? "facts must be a mapping" : "missing key facts", NULL);
-        goto out;
+/* The evidence mapping's keys sorted, to find each fact's evidence in
+ * O(log n) whatever order the document has; BAD marks entries that could
+ * not be attached to their fact (reported by check_evidence). */
+struct ev_entry {
+    const char *key;
+    size_t at;                 /* index in the evidence mapping */
+};
+
+struct ev_index {
+    const struct sp_node *ev;  /* the evidence mapping, or NULL */
+    struct ev_entry *sorted;
+    unsigned char *bad;
+};
+
+static int ev_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct ev_entry *)a)->key, ((const struct ev_entry *)b)->key);
+}
+
+/* Step 3: index the evidence mapping EV (NULL when absent; when it is not
+ * a mapping, nothing is indexed). */
+static int ev_index_build(struct ev_index *x, const struct sp_node *ev, const char *name,
+                          struct sp_error *e)
+{
+    memset(x, 0, sizeof *x);
+    x->ev = ev;
+    if (ev == NULL || ev->kind != SP_NODE_MAP || ev->count == 0)
+        return 0;               /* not a mapping: check_evidence says so, after the facts */
+    x->sorted = malloc(ev->count * sizeof *x->sorted);
+    x->bad = calloc(ev->count, 1);
+    if (x->sorted == NULL || x->bad == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", name);
+    int ordered = 1;
+    for (size_t i = 0; i < ev->count; i++) {
+        x->sorted[i] = (struct ev_entry){ ev->keys[i], i };
+        ordered = ordered && (i == 0 || strcmp(ev->keys[i - 1], ev->keys[i]) < 0);
     }
+    if (!ordered)                       /* a manifest stackprint wrote is sorted */
+        qsort(x->sorted, ev->count, sizeof *x->sorted, ev_cmp);
+    return 0;
+}
+
+/* The evidence entry for fact KEY, or NULL. */
+static const struct ev_entry *ev_find(const struct ev_index *x, const char *key)
+{
+    if (x->sorted == NULL)
+        return NULL;
+    struct ev_entry want = { key, 0 };
+    return bsearch(&want, x->sorted, x->ev->count, sizeof *x->sorted, ev_cmp);
+}
+
+static void ev_index_free(struct ev_index *x)
+{
+    free(x->sorted);
+    free(x->bad);
+}
+
+/* Step 4: every fact, once, with its evidence when that is a string (else
+ * check_evidence reports it, after every fact is read). */
+static int read_facts(const struct sp_node *doc, const char *name, struct manifest *m,
+                      struct ev_index *x, struct sp_error *e)
+{
+    const struct sp_node *facts = sp_node_get(doc, "facts", NULL);
+    char what[SP_ERROR_MSG_MAX], shown[64];
+    if (facts == NULL || facts->kind != SP_NODE_MAP)
+        return where(facts ? facts : doc, name, e,
+                     facts ? "facts must be a mapping" : "missing key facts", NULL);
     for (size_t i = 0; i < facts->count; i++) {
         const struct sp_node *v = facts->items[i];
         if (!fact_key_valid(facts->keys[i])) {
-            char shown[64];
-            if (facts->key_lines[i])
-                sp_fail(e, SP_EXIT_INPUT, "%s:%zu:%zu: fact key '%s' is not 1 to %d bytes "
-                        "of a-z A-Z 0-9 . _ + : - starting with a-z", name,
-                        facts->key_lines[i], facts->key_columns[i],
-                        key_shown(facts->keys[i], shown), SP_FACT_KEY_MAX);
-            else
-                sp_fail(e, SP_EXIT_INPUT, "%s: fact key '%s' is not 1 to %d bytes "
-                        "of a-z A-Z 0-9 . _ + : - starting with a-z", name,
-                        key_shown(facts->keys[i], shown), SP_FACT_KEY_MAX);
-            goto out;
+            snprintf(what, sizeof what, "fact key '%s' is not 1 to %d bytes "
+                     "of a-z A-Z 0-9 . _ + : - starting with a-z",
+                     key_shown(facts->keys[i], shown), SP_FACT_KEY_MAX);
+            return key_fail(facts, i, name, e, what);
         }
-        if (v->kind != SP_NODE_SCALAR || v->json_literal) {
-            where(v, name, e, "fact value must be a string:", facts->keys[i]);
-            goto out;
-        }
-        if (factset_set(&m->facts, facts->keys[i], v->value, NULL) != 0) {
-            where(v, name, e, errno == E2BIG ? "fact too long:" : "empty or invalid fact:",
-                  facts->keys[i]);
-            goto out;
-        }
+        if (v->kind != SP_NODE_SCALAR || v->json_literal)
+            return where(v, name, e, "fact value must be a string:", facts->keys[i]);
+        const struct ev_entry *ev = ev_find(x, facts->keys[i]);
+        const struct sp_node *en = ev ? x->ev->items[ev->at] : NULL;
+        const char *evidence = en && en->kind == SP_NODE_SCALAR && !en->json_literal
+                               ? en->value : NULL;
+        if (evidence && factset_set(&m->facts, facts->keys[i], v->value, evidence) == 0)
+            continue;
+        if (factset_set(&m->facts, facts->keys[i], v->value, NULL) != 0)
+            return where(v, name, e, errno == E2BIG ? "fact too long:" : "empty or invalid fact:",
+                         facts->keys[i]);
+        if (evidence)
+            x->bad[ev->at] = 1;         /* the fact is good: its evidence is not */
     }
-    const struct sp_node *ev = sp_node_get(doc, "evidence", NULL);
-    if (ev != NULL) {
-        if (ev->kind != SP_NODE_MAP) {
-            where(ev, name, e, "evidence must be a mapping", NULL);
-            goto out;
-        }
-        for (size_t i = 0; i < ev->count; i++) {
-            const char *val = factset_get(&m->facts, ev->keys[i]);
-            if (ev->items[i]->kind != SP_NODE_SCALAR || ev->items[i]->json_literal) {
-                where(ev->items[i], name, e, "evidence must be a string:", ev->keys[i]);
-                goto out;
-            }
-            if (val == NULL) {
-                char shown[64];
-                where(ev->items[i], name, e, "evidence for no fact:",
-                      key_shown(ev->keys[i], shown));
-                goto out;
-            }
-            char *copy = strdup(val);
-            int bad = copy == NULL ||
-                      factset_set(&m->facts, ev->keys[i], copy, ev->items[i]->value) != 0;
-            free(copy);
-            if (bad) {
-                where(ev->items[i], name, e, "bad evidence for", ev->keys[i]);
-                goto out;
-            }
-        }
+    return 0;
+}
+
+/* Step 5: the evidence is a mapping, and each entry, in document order, a
+ * string, for a fact, attached. */
+static int check_evidence(const struct ev_index *x, const char *name, const struct manifest *m,
+                          struct sp_error *e)
+{
+    const struct sp_node *ev = x->ev;
+    char shown[64];
+    if (ev != NULL && ev->kind != SP_NODE_MAP)
+        return where(ev, name, e, "evidence must be a mapping", NULL);
+    for (size_t i = 0; ev && i < ev->count; i++) {
+        if (ev->items[i]->kind != SP_NODE_SCALAR || ev->items[i]->json_literal)
+            return where(ev->items[i], name, e, "evidence must be a string:", ev->keys[i]);
+        if (factset_get(&m->facts, ev->keys[i]) == NULL)
+            return where(ev->items[i], name, e, "evidence for no fact:",
+                         key_shown(ev->keys[i], shown));
+        if (x->bad[i])
+            return where(ev->items[i], name, e, "bad evidence for", ev->keys[i]);
     }
+    return 0;
+}
+
+/* Step 6: the warnings list, each a string. */
+static int read_warnings(const struct sp_node *doc, const char *name, struct manifest *m,
+                         struct sp_error *e)
+{
     const struct sp_node *w = sp_node_get(doc, "warnings", NULL);
-    if (w != NULL) {
-        if (w->kind != SP_NODE_SEQ) {
-            where(w, name, e, "warnings must be a list", NULL);
-            goto out;
-        }
-        for (size_t i = 0; i < w->count; i++) {
-            if (w->items[i]->kind != SP_NODE_SCALAR || w->items[i]->json_literal) {
-                where(w->items[i], name, e, "a warning must be a string", NULL);
-                goto out;
-            }
-            factset_warn(&m->facts, "%s", w->items[i]->value);
-        }
+    if (w == NULL)
+        return 0;
+    if (w->kind != SP_NODE_SEQ)
+        return where(w, name, e, "warnings must be a list", NULL);
+    for (size_t i = 0; i < w->count; i++) {
+        if (w->items[i]->kind != SP_NODE_SCALAR || w->items[i]->json_literal)
+            return where(w->items[i], name, e, "a warning must be a string", NULL);
+        factset_warn(&m->facts, "%s", w->items[i]->value);
     }
-    /* last, so that a malformed document gets its own message first */
-    if (factset_stack_id(&m->facts, m->stack_id) != 0) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: sha256 failed", name);
-        goto out;
-    }
-    if (strcmp(m->stack_id, stack_id) != 0) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: stack_id does not match the facts (edited after probing?)",
-                name);
-        goto out;
-    }
-    r = 0;
-out:
-    free(schema);
+    return 0;
+}
+
+/* Step 7, last, so that a malformed document gets its own message first:
+ * the stack id the document states is the one its facts give. */
+static int check_stack_id(struct manifest *m, const char *stated, const char *name,
+                          struct sp_error *e)
+{
+    if (factset_stack_id(&m->facts, m->stack_id) != 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: sha256 failed", name);
+    if (strcmp(m->stack_id, stated) != 0)
+        return sp_fail(e, SP_EXIT_INPUT,
+                       "%s: stack_id does not match the facts (edited after probing?)", name);
+    return 0;
+}
+
+int manifest_parse(const char *buf, size_t len, const char *name,
+                   struct manifest *m, struct sp_error *e)
+{
+    struct sp_node *doc = sp_node_parse(buf, len, name, e);
+    struct ev_index x = { 0 };
+    char *stack_id = NULL;
+    int r = -1;
+
+    manifest_init(m);
+    if (doc == NULL)
+        return -1;
+    if (check_top(doc, name, e) == 0 &&
+        read_header(doc, name, m, &stack_id, e) == 0 &&
+        ev_index_build(&x, sp_node_get(doc, "evidence", NULL), name, e) == 0 &&
+        read_facts(doc, name, m, &x, e) == 0 &&
+        check_evidence(&x, name, m, e) == 0 &&
+        read_warnings(doc, name, m, e) == 0 &&
+        check_stack_id(m, stack_id, name, e) == 0)
+        r = 0;
+    ev_index_free(&x);
     free(stack_id);
     sp_node_free(doc);
     if (r != 0)

@@ -21,6 +21,15 @@ same_lines() {
 # fact FILE KEY: the value of KEY in a JSON manifest FILE (empty if absent)
 fact() { /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["facts"].get(sys.argv[2],""))' "$1" "$2"; }
 
+# umoci_bundle LAYOUT TAG BUNDLE: with umoci, in the current folder, a new
+# OCI image layout LAYOUT holding an empty image tagged TAG, unpacked into
+# the runtime bundle BUNDLE (its tree is BUNDLE/rootfs); a test fills the
+# tree, then `umoci repack --image LAYOUT:TAG BUNDLE` makes it a layer
+umoci_bundle() {
+    umoci init --layout "$1" >/dev/null && umoci new --image "$1:$2" >/dev/null &&
+        umoci unpack --image "$1:$2" "$3" >/dev/null
+}
+
 # DSSE with shell tools and the openssl command line (stackprint-verify(1)):
 # dsse_field ENVELOPE NAME: payload or payloadType, or keyid or sig of the
 # first signature

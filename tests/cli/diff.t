@@ -28,7 +28,7 @@
 #   created differ but are volatile (reported with --all only).
 # M = tests/fixtures/manifests: neuron-trn1-xla-2.31.yaml and
 # neuron-trn1-native-2.32.yaml are whole Neuron 2.31.0 and 2.32.0 stacks
-# (the release is the catalog's, tests/unit/test_release.c).
+# (the release is the catalog's, tests/data/release.test).
 
 ### --help
 $ stackprint diff --help

@@ -171,9 +171,7 @@ if command -v umoci >/dev/null && command -v skopeo >/dev/null; then
     (
         set -e
         cd "$TMPDIR"
-        umoci init --layout img >/dev/null
-        umoci new --image img:c >/dev/null
-        umoci unpack --image img:c b >/dev/null
+        umoci_bundle img c b
         module b/rootfs 2.27.5334.0 MODULE_1+abab0001 trn2
         module b/rootfs 2.27.5334.0 MODULE_2+cdcd0002 trn1
         umoci repack --image img:c b >/dev/null

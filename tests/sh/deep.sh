@@ -84,6 +84,16 @@ deep() {   # deep OUT [ARGS...]: probe --deep as JSON into OUT; RC, ERR
     RC=$?
 }
 
+# neuronx_venv KIND [ARGS...]: a venv $TMPDIR/KIND holding torch 2.10.0 and
+# the torch_neuronx stand-in of KIND (fake_neuronx), probed --deep with its
+# interpreter into $TMPDIR/KIND.json (ARGS: more probe options); RC, ERR
+neuronx_venv() {
+    kind=$1
+    shift
+    venv "$TMPDIR/$kind" && fake_torch "$SITE" 2.10.0 && fake_neuronx "$SITE" "$kind"
+    deep "$TMPDIR/$kind.json" --python "$TMPDIR/$kind/bin/python3" "$@"
+}
+
 warned() {   # warned FILE REGEX: a warning of manifest FILE matches REGEX
     "$PY" -c 'import json,re,sys
 sys.exit(0 if any(re.search(sys.argv[2], w) for w in json.load(open(sys.argv[1]))["warnings"]) else 1)' "$1" "$2"
@@ -107,10 +117,7 @@ else
 fi
 
 # 2. The native path: PrivateUse1 renamed to "neuron"; no torch_xla.
-venv "$TMPDIR/native"
-fake_torch "$SITE" 2.10.0
-fake_neuronx "$SITE" native
-deep "$TMPDIR/native.json" --python "$TMPDIR/native/bin/python3"
+neuronx_venv native
 check "native: exit 0" [ "$RC" -eq 0 ]
 check "native: static torch.backend native" [ "$(fact "$TMPDIR/native.json" torch.backend)" = native ]
 check "native: runtime.torch.backend native" [ "$(fact "$TMPDIR/native.json" runtime.torch.backend)" = native ]
@@ -122,10 +129,7 @@ check "native: no disagreement" [ -z "$(fact "$TMPDIR/native.json" runtime.disag
 check "native: runtime-agreement policy passes" [ $? -eq 0 ]
 
 # 3. The XLA path: importing torch_neuronx imports torch_xla.
-venv "$TMPDIR/xla"
-fake_torch "$SITE" 2.10.0
-fake_neuronx "$SITE" xla
-deep "$TMPDIR/xla.json" --python "$TMPDIR/xla/bin/python3"
+neuronx_venv xla
 check "xla: static xla" [ "$(fact "$TMPDIR/xla.json" torch.backend)" = xla ]
 check "xla: runtime xla" [ "$(fact "$TMPDIR/xla.json" runtime.torch.backend)" = xla ]
 check "xla: torch_xla imported" [ "$(fact "$TMPDIR/xla.json" runtime.torch_neuronx.imports_torch_xla)" = yes ]
@@ -133,10 +137,7 @@ check "xla: no disagreement" [ -z "$(fact "$TMPDIR/xla.json" runtime.disagreemen
 
 # 4. A plugin whose import fails: the files say native, the interpreter
 # runs on no backend; the error line is the evidence; check fails.
-venv "$TMPDIR/broken"
-fake_torch "$SITE" 2.10.0
-fake_neuronx "$SITE" broken
-deep "$TMPDIR/broken.json" --python "$TMPDIR/broken/bin/python3"
+neuronx_venv broken
 check "broken: exit 0 (a probe records, it does not fail)" [ "$RC" -eq 0 ]
 check "broken: runtime.torch.backend error" [ "$(fact "$TMPDIR/broken.json" runtime.torch.backend)" = error ]
 ev=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["evidence"]["runtime.torch.backend"])' "$TMPDIR/broken.json")

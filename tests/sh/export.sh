@@ -129,9 +129,7 @@ if command -v umoci >/dev/null && command -v skopeo >/dev/null; then
     (
         set -e
         cd "$TMPDIR"
-        umoci init --layout oci >/dev/null
-        umoci new --image oci:app >/dev/null
-        umoci unpack --image oci:app b >/dev/null
+        umoci_bundle oci app b
         mkdir -p b/rootfs/etc b/rootfs/var/lib/dpkg
         cp /etc/os-release b/rootfs/etc/os-release
         cp /var/lib/dpkg/status b/rootfs/var/lib/dpkg/status

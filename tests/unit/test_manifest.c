@@ -216,6 +216,42 @@ static void depth_bound(void **state)
     assert_non_null(strstr(e.msg, "nesting deeper than"));
 }
 
+/* Evidence is found for its fact whatever order the evidence mapping has
+ * (a manifest written by hand or by another tool need not be sorted), and
+ * every fact error is reported before any evidence error, in document
+ * order (stackprint-manifest(5)). */
+static void evidence_any_order(void **state)
+{
+    struct factset fs;
+    char id[72], doc[3 * SP_FACT_VALUE_MAX];
+    factset_init(&fs);
+    assert_int_equal(factset_set(&fs, "a", "1", NULL), 0);
+    assert_int_equal(factset_set(&fs, "b", "2", NULL), 0);
+    assert_int_equal(factset_set(&fs, "c", "3", NULL), 0);
+    assert_int_equal(factset_stack_id(&fs, id), 0);
+    factset_free(&fs);
+    snprintf(doc, sizeof doc, HDR("2026-11-29T08:00:00Z", "%s")
+             "facts: {a: \"1\", b: \"2\", c: \"3\"}\nevidence: {c: ec, a: ea}\n", id);
+    struct manifest m;
+    struct sp_error e = { 0 };
+    if (manifest_parse(doc, strlen(doc), "f.yaml", &m, &e) != 0)
+        fail_msg("%s", e.msg);
+    assert_string_equal(factset_find(&m.facts, "a")->evidence, "ea");
+    assert_null(factset_find(&m.facts, "b")->evidence);
+    assert_string_equal(factset_find(&m.facts, "c")->evidence, "ec");
+    manifest_free(&m);
+
+    expect_error(HEAD "evidence: [x]\nfacts: {a: [1]}\n", "f.yaml:7:12: fact value must be a string: a");
+    expect_error(HEAD "evidence: [x]\nfacts: {a: \"1\"}\n", "f.yaml:6:11: evidence must be a mapping");
+    char big[SP_FACT_VALUE_MAX + 2];
+    memset(big, 'e', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    snprintf(doc, sizeof doc, HEAD "evidence: {a: %s}\nfacts: {a: \"1\", b: [1]}\n", big);
+    expect_error(doc, "f.yaml:7:20: fact value must be a string: b");
+    snprintf(doc, sizeof doc, HEAD "evidence: {b: x, a: %s, z: y}\nfacts: {a: \"1\", b: \"2\"}\n", big);
+    expect_error(doc, "f.yaml:6:21: bad evidence for a");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +262,7 @@ int main(void)
         cmocka_unit_test(json_scalars_refused),
         cmocka_unit_test(header_checks),
         cmocka_unit_test(depth_bound),
+        cmocka_unit_test(evidence_any_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
