@@ -84,7 +84,7 @@ static struct root *open_image(const char *spec, const char *platform, struct sp
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct image_open_opts o = {
-        .spec = spec, .platform = platform,
+        .spec = spec, .platform = platform, .keep = probe_read_patterns(),
         .progress = isatty(STDERR_FILENO) ? image_progress : NULL, .progress_ctx = &t0,
     };
     struct root *r = root_open_image(&o, e);
@@ -297,7 +297,6 @@ static int probe_write(const struct probe_args *a, struct root *root, EVP_PKEY *
     ctx.facts = &m->facts;
     int rc = -1;
     if (probe_run_all(&ctx, &e) != 0 ||
-        (root->kind == ROOT_IMAGE && image_root_facts(root, &m->facts) != 0) ||
         manifest_finish(m) != 0 ||
         (a->cyclonedx ? sp_export_render(m, "cyclonedx", &buf, &len, &e)
                       : manifest_render(m, a->format, &buf, &len, &e)) != 0) {

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fingerprint/probes/probe.h"
 #include "fingerprint/root/image_impl.h"
 
 struct fz_member {
@@ -133,7 +134,8 @@ static size_t fz_oci_layout(const uint8_t **layers, const size_t *lens, size_t n
  * the upkeep of the seed corpora). */
 static struct root *fz_open(const char *path, const struct image_limits *l, const char *platform)
 {
-    struct image_open_opts o = { .spec = path, .platform = platform, .limits = l, .threads = 1 };
+    struct image_open_opts o = { .spec = path, .platform = platform, .limits = l, .threads = 1,
+                                 .keep = probe_read_patterns() };
     struct sp_error e = { 0 };
     struct root *r = root_open_image(&o, &e);
     if (getenv("FUZZ_VERBOSE"))

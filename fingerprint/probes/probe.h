@@ -6,7 +6,7 @@
  * environment, uname or the network except where the context allows it
  * (ctx->root->live for the environment and the kernel; ctx->imds for the
  * instance metadata service).  Probes run in table order; a later probe may
- * read facts set by an earlier one (the table lists which depends on what).
+ * read facts set by an earlier one (each row names the probes it reads).
  * A probe returns 0, or -1 only for a fatal error (out of memory) with E
  * set; anything it merely cannot read is a warning.
  */
@@ -48,10 +48,32 @@ struct probe_ctx {
 struct probe {
     const char *name;            /* "os-release", "pci", ... */
     int (*run)(struct probe_ctx *ctx, struct sp_error *e);
+    /* the probes whose facts this one reads, which must run before it;
+     * NULL-terminated, or NULL for none.  "*" alone: every other probe
+     * (the row must then be the last). */
+    const char *const *after;
+    /* the paths this probe reads in a root, as patterns; NULL-terminated,
+     * or NULL for none.  "/etc/x*": the whole path; "x.txt": the path's last
+     * components, anywhere in the tree; '*' matches any run of bytes but
+     * '/'.  An image root keeps the content of the files the union of these
+     * matches (probe_read_patterns()), and only of those. */
+    const char *const *reads;
 };
 
-/* The probe table, in run order, terminated by { NULL, NULL }. */
+/* The probe table, in run order, terminated by a row whose name is NULL. */
 extern const struct probe sp_probes[];
+
+/* Bound on the patterns of probe_read_patterns() (their union, duplicates
+ * counted once). */
+#define SP_PROBE_READS_MAX 256
+
+/* probe_read_patterns: the union of the READS patterns of every row of
+ * sp_probes[], each once, in table order, NULL-terminated; what an image
+ * root is opened with (struct image_open_opts.keep).  Static storage, built
+ * on the first call (thread-safe); never fails.  Patterns past
+ * SP_PROBE_READS_MAX are left out (tests/unit/test_probes.c checks that
+ * the table stays below it). */
+const char *const *probe_read_patterns(void);
 
 /* probe_run_all: run every probe of the table on CTX, then release what the
  * probes shared (ctx->python_env).  Returns 0, or -1 with E set when a
@@ -83,7 +105,7 @@ int probe_set(struct probe_ctx *ctx, const char *key, const char *value,
 int probe_dropped(struct probe_ctx *ctx, const char *key, size_t bound,
                   unsigned long long n);
 
-/* Each probe's entry point, one per file under fingerprint/. */
+/* Each probe's entry point, one per file under fingerprint/probes/. */
 #define SP_PROBE_DECL(fn) int fn(struct probe_ctx *ctx, struct sp_error *e)
 SP_PROBE_DECL(probe_os_release);
 SP_PROBE_DECL(probe_uname);
@@ -104,5 +126,6 @@ SP_PROBE_DECL(probe_imds);
 SP_PROBE_DECL(probe_runtime);
 SP_PROBE_DECL(probe_compile_cache);
 SP_PROBE_DECL(probe_neff);
+SP_PROBE_DECL(probe_image);
 
 #endif

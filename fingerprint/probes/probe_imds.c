@@ -96,6 +96,115 @@ static int wait_fd(int fd, short events, long long deadline)
     }
 }
 
+/* A non-blocking TCP connection to EP, established by DEADLINE; the
+ * descriptor, or -1 with errno (ETIMEDOUT). */
+static int http_connect(const struct endpoint *ep, long long deadline)
+{
+    int fd = socket(ep->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (connect(fd, (const struct sockaddr *)&ep->addr, ep->addrlen) == 0)
+        return fd;
+    int err = errno;
+    socklen_t el = sizeof err;
+    if (err == EINPROGRESS && wait_fd(fd, POLLOUT, deadline) == 0 &&
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) == 0 && err == 0)
+        return fd;
+    if (err != EINPROGRESS)
+        errno = err;                  /* else errno is wait_fd's or getsockopt's */
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+}
+
+/* Send N bytes of REQ on FD by DEADLINE; 0, or -1 with errno. */
+static int http_send(int fd, const char *req, size_t n, long long deadline)
+{
+    for (size_t sent = 0; sent < n;) {
+        if (wait_fd(fd, POLLOUT, deadline) != 0)
+            return -1;
+        ssize_t w = send(fd, req + sent, n - sent, MSG_NOSIGNAL);
+        if (w < 0 && errno != EAGAIN && errno != EINTR)
+            return -1;
+        if (w > 0)
+            sent += (size_t)w;
+    }
+    return 0;
+}
+
+/* The response on FD into RESP (IMDS_RESPONSE_MAX + 1 bytes), until the
+ * peer closes or Content-Length bytes of body are in; *GOT its length.
+ * 0; -1 with errno; 1 with WHY set (too large). */
+static int http_recv(int fd, long long deadline, char *resp, size_t *got, char *why,
+                     size_t whysz)
+{
+    for (;;) {
+        if (wait_fd(fd, POLLIN, deadline) != 0)
+            return -1;
+        ssize_t r = recv(fd, resp + *got, IMDS_RESPONSE_MAX + 1 - *got, 0);
+        if (r < 0 && (errno == EAGAIN || errno == EINTR))
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            return 0;
+        *got += (size_t)r;
+        if (*got > IMDS_RESPONSE_MAX) {
+            snprintf(why, whysz, "response larger than %d bytes", IMDS_RESPONSE_MAX);
+            return 1;
+        }
+        resp[*got] = '\0';
+        /* stop early once Content-Length bytes of body are in */
+        char *hend = strstr(resp, "\r\n\r\n");
+        const char *cl = hend ? strcasestr(resp, "\r\nContent-Length:") : NULL;
+        if (hend && cl && cl < hend &&
+            *got - (size_t)(hend + 4 - resp) >= strtoul(cl + 17, NULL, 10))
+            return 0;
+    }
+}
+
+/* RESP (GOT bytes, NUL-terminated) as an HTTP/1.1 response (RFC 9112):
+ * *STATUS, and the body (Content-Length bytes when given) into BODY.  0, or
+ * -1 with WHY set. */
+static int http_parse(char *resp, size_t got, int *status, char *body, size_t bodysz,
+                      char *why, size_t whysz)
+{
+    int major, minor;
+    if (sscanf(resp, "HTTP/%d.%d %d", &major, &minor, status) != 3) {
+        snprintf(why, whysz, "not an HTTP response");
+        return -1;
+    }
+    char *hend = strstr(resp, "\r\n\r\n");
+    if (hend == NULL) {
+        snprintf(why, whysz, "response headers not terminated");
+        return -1;
+    }
+    *hend = '\0';
+    if (strcasestr(resp, "\r\nTransfer-Encoding:")) {
+        snprintf(why, whysz, "chunked responses are not supported");
+        return -1;
+    }
+    const char *b = hend + 4;
+    size_t bl = got - (size_t)(b - resp);
+    const char *cl = strcasestr(resp, "\r\nContent-Length:");
+    if (cl) {
+        unsigned long want = strtoul(cl + 17, NULL, 10);
+        if (want > bl) {
+            snprintf(why, whysz, "response body shorter than its Content-Length");
+            return -1;
+        }
+        bl = want;
+    }
+    if (bl >= bodysz) {
+        snprintf(why, whysz, "response body longer than %zu bytes", bodysz - 1);
+        return -1;
+    }
+    memcpy(body, b, bl);
+    body[bl] = '\0';
+    return 0;
+}
+
 /* One HTTP/1.1 exchange.  On 0, *STATUS is the HTTP status and BODY (BODYSZ
  * bytes) holds the body, NUL-terminated.  On -1, WHY says what failed. */
 static int http(const struct endpoint *ep, int timeout_ms, const char *method,
@@ -115,92 +224,16 @@ static int http(const struct endpoint *ep, int timeout_ms, const char *method,
         snprintf(why, whysz, "request too long");
         return -1;
     }
-    fd = socket(ep->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0)
+    if ((fd = http_connect(ep, deadline)) < 0 || http_send(fd, req, (size_t)n, deadline) != 0 ||
+        (resp = malloc(IMDS_RESPONSE_MAX + 1)) == NULL)
         goto sys;
-    if (connect(fd, (const struct sockaddr *)&ep->addr, ep->addrlen) != 0) {
-        if (errno != EINPROGRESS)
-            goto sys;
-        if (wait_fd(fd, POLLOUT, deadline) != 0)
-            goto sys;
-        int err = 0;
-        socklen_t el = sizeof err;
-        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) != 0)
-            goto sys;
-        if (err) {
-            errno = err;
-            goto sys;
-        }
-    }
-    for (size_t sent = 0; sent < (size_t)n;) {
-        if (wait_fd(fd, POLLOUT, deadline) != 0)
-            goto sys;
-        ssize_t w = send(fd, req + sent, (size_t)n - sent, MSG_NOSIGNAL);
-        if (w < 0 && errno != EAGAIN && errno != EINTR)
-            goto sys;
-        if (w > 0)
-            sent += (size_t)w;
-    }
-    resp = malloc(IMDS_RESPONSE_MAX + 1);
-    if (resp == NULL)
+    int r = http_recv(fd, deadline, resp, &got, why, whysz);
+    if (r < 0)
         goto sys;
-    for (;;) {
-        if (wait_fd(fd, POLLIN, deadline) != 0)
-            goto sys;
-        ssize_t r = recv(fd, resp + got, IMDS_RESPONSE_MAX + 1 - got, 0);
-        if (r < 0 && (errno == EAGAIN || errno == EINTR))
-            continue;
-        if (r < 0)
-            goto sys;
-        if (r == 0)
-            break;
-        got += (size_t)r;
-        if (got > IMDS_RESPONSE_MAX) {
-            snprintf(why, whysz, "response larger than %d bytes", IMDS_RESPONSE_MAX);
-            goto out;
-        }
+    if (r == 0) {
         resp[got] = '\0';
-        /* stop early once Content-Length bytes of body are in */
-        char *hend = strstr(resp, "\r\n\r\n");
-        const char *cl = hend ? strcasestr(resp, "\r\nContent-Length:") : NULL;
-        if (hend && cl && cl < hend &&
-            got - (size_t)(hend + 4 - resp) >= strtoul(cl + 17, NULL, 10))
-            break;
+        rc = http_parse(resp, got, status, body, bodysz, why, whysz);
     }
-    resp[got] = '\0';
-    int major, minor;
-    if (sscanf(resp, "HTTP/%d.%d %d", &major, &minor, status) != 3) {
-        snprintf(why, whysz, "not an HTTP response");
-        goto out;
-    }
-    char *hend = strstr(resp, "\r\n\r\n");
-    if (hend == NULL) {
-        snprintf(why, whysz, "response headers not terminated");
-        goto out;
-    }
-    *hend = '\0';
-    if (strcasestr(resp, "\r\nTransfer-Encoding:")) {
-        snprintf(why, whysz, "chunked responses are not supported");
-        goto out;
-    }
-    const char *b = hend + 4;
-    size_t bl = got - (size_t)(b - resp);
-    const char *cl = strcasestr(resp, "\r\nContent-Length:");
-    if (cl) {
-        unsigned long want = strtoul(cl + 17, NULL, 10);
-        if (want > bl) {
-            snprintf(why, whysz, "response body shorter than its Content-Length");
-            goto out;
-        }
-        bl = want;
-    }
-    if (bl >= bodysz) {
-        snprintf(why, whysz, "response body longer than %zu bytes", bodysz - 1);
-        goto out;
-    }
-    memcpy(body, b, bl);
-    body[bl] = '\0';
-    rc = 0;
     goto out;
 sys:
     snprintf(why, whysz, "%s", errno == ETIMEDOUT ? "timed out" : strerror(errno));

@@ -152,15 +152,124 @@ static int cores_without_class(struct probe_ctx *ctx, int err)
     return factset_setf(ctx->facts, "neuron.core.count", ev, "%lu", n * k->cores);
 }
 
+/* What the class folder's neuronN entries say. */
+struct class_read {
+    size_t ndev, cores, unread;   /* devices; sum of core_count; devices without one */
+    int first_err;                /* errno of the first unreadable core_count */
+    char first_path[SP_ROOT_PATH_MAX];
+    char devname[128];            /* the first device_name read */
+    int names_differ;
+};
+
+/* Device NAME's core_count and device_name into CR. */
+static void class_device(struct probe_ctx *ctx, const char *name, struct class_read *cr)
+{
+    char path[SP_ROOT_PATH_MAX], line[128];
+    snprintf(path, sizeof path, CLASS_DIR "/%s/core_count", name);
+    if (root_read_line(ctx->root, path, line, sizeof line) == 0) {
+        char *end;
+        errno = 0;
+        unsigned long c = strtoul(line, &end, 10);
+        if (errno || *end || !isdigit((unsigned char)line[0]) || c == 0 ||
+            c > CORES_PER_DEVICE_MAX) {
+            factset_warn(ctx->facts, "neuron.core.count: %s: malformed count", path);
+            cr->unread++;
+        } else {
+            cr->cores += c;
+        }
+    } else if (cr->unread++ == 0) {
+        cr->first_err = errno;
+        snprintf(cr->first_path, sizeof cr->first_path, "%s", path);
+    }
+    snprintf(path, sizeof path, CLASS_DIR "/%s/info/architecture/device_name", name);
+    if (root_read_line(ctx->root, path, line, sizeof line) == 0) {
+        if (cr->devname[0] == '\0')
+            snprintf(cr->devname, sizeof cr->devname, "%s", line);
+        else if (strcmp(cr->devname, line) != 0)
+            cr->names_differ = 1;
+    }
+}
+
+/* Device count: the PCI bus is the authority; the class folder stands in
+ * when the bus showed none or could not be read.  -1 on ENOMEM. */
+static int class_count(struct probe_ctx *ctx, const struct class_read *cr)
+{
+    const char *pci_count = factset_get(ctx->facts, "neuron.device.count");
+    if (pci_count == NULL || strcmp(pci_count, "0") == 0) {
+        if (pci_count)
+            factset_warn(ctx->facts, "neuron.device.count: " CLASS_DIR ": the driver lists "
+                         "%zu devices but the PCI bus shows none", cr->ndev);
+        return factset_setf(ctx->facts, "neuron.device.count", CLASS_DIR, "%zu", cr->ndev);
+    }
+    if (strtoul(pci_count, NULL, 10) != cr->ndev)
+        factset_warn(ctx->facts, "neuron.device.count: " CLASS_DIR ": the driver lists "
+                     "%zu devices, the PCI bus %s", cr->ndev, pci_count);
+    return 0;
+}
+
+/* Kind: the PCI id is the authority; the driver's device_name fills in.
+ * *KIND gets the kind in the end (a fact's value), or NULL.  -1 on ENOMEM. */
+static int class_kind(struct probe_ctx *ctx, const struct class_read *cr, const char **kind)
+{
+    const char *devname = cr->devname;
+    const struct neuron_kind *named = devname[0] ? neuron_kind_by_name(devname) : NULL;
+    *kind = factset_get(ctx->facts, "neuron.device.kind");
+    if (cr->names_differ)
+        factset_warn(ctx->facts, "neuron.device.kind: " CLASS_DIR ": devices report "
+                     "different device_name values");
+    if (devname[0] && named == NULL)
+        factset_warn(ctx->facts, "neuron.device.kind: " CLASS_DIR ": unknown device_name "
+                     "'%.32s'", devname);
+    if (*kind == NULL && named && !cr->names_differ) {
+        char ev[SP_ROOT_PATH_MAX];
+        snprintf(ev, sizeof ev, CLASS_DIR "/neuron*/info/architecture/device_name (%s)",
+                 devname);
+        if (probe_set(ctx, "neuron.device.kind", named->kind, ev) != 0)
+            return -1;
+        *kind = named->kind;
+    } else if (*kind && named && strcmp(*kind, named->kind) != 0) {
+        factset_warn(ctx->facts, "neuron.device.kind: " CLASS_DIR ": the driver says "
+                     "'%.32s', the PCI id says %s", devname, *kind);
+    }
+    return 0;
+}
+
+/* Cores: the sum of core_count; where one is unreadable, the device table
+ * for KIND.  -1 on ENOMEM. */
+static int class_cores(struct probe_ctx *ctx, const struct class_read *cr, const char *kind)
+{
+    char ev[SP_ROOT_PATH_MAX];
+    if (cr->unread == 0) {
+        snprintf(ev, sizeof ev, CLASS_DIR "/neuron*/core_count (%zu devices%s%.32s)",
+                 cr->ndev, cr->devname[0] ? ", " : "", cr->devname);
+        return factset_setf(ctx->facts, "neuron.core.count", ev, "%zu", cr->cores);
+    }
+    const struct neuron_kind *k = kind && !strchr(kind, ',') ? neuron_kind_by_name(kind) : NULL;
+    if (cr->first_err) {
+        int err = cr->first_err;
+        const char *msg = err == EACCES || err == EPERM ? "permission denied"
+                        : err == ENOENT ? "no such file" : strerror(err);
+        if (k)
+            factset_warn(ctx->facts, "neuron.core.count: %s: %s%s; counted %u cores per "
+                         "%s device from the device table", cr->first_path, msg,
+                         cr->unread > 1 ? " (and on other devices)" : "", k->cores, k->kind);
+        else
+            factset_warn(ctx->facts, "neuron.core.count: %s: %s; device kind unknown, "
+                         "cores not counted", cr->first_path, msg);
+    }
+    if (k == NULL)
+        return 0;
+    snprintf(ev, sizeof ev, "device table: %zu x %u cores (%s)", cr->ndev, k->cores, k->kind);
+    return factset_setf(ctx->facts, "neuron.core.count", ev, "%zu", cr->ndev * k->cores);
+}
+
 /* The class folder: device count (when the PCI bus showed none), core count,
  * device names. */
 static int device_class(struct probe_ctx *ctx)
 {
-    char **names = NULL, path[SP_ROOT_PATH_MAX], line[128];
-    size_t nnames = 0, ndev = 0, cores = 0, unread = 0;
-    int first_err = 0, rc = 0;
-    char first_path[SP_ROOT_PATH_MAX] = "", devname[128] = "";
-    int names_differ = 0;
+    char **names = NULL;
+    size_t nnames = 0;
+    struct class_read cr = { 0 };
 
     if (root_list_dir(ctx->root, CLASS_DIR, &names, &nnames) != 0) {
         if (errno != ENOENT && errno != ENOTDIR) {
@@ -172,100 +281,21 @@ static int device_class(struct probe_ctx *ctx)
     for (size_t i = 0; i < nnames; i++) {
         if (!neuron_device_name(names[i]))
             continue;
-        if (ndev == NEURON_DEVICES_MAX) {
+        if (cr.ndev == NEURON_DEVICES_MAX) {
             factset_warn(ctx->facts, "neuron.device.count: " CLASS_DIR ": more than %d "
                          "devices; the rest not read", NEURON_DEVICES_MAX);
             break;
         }
-        ndev++;
-        snprintf(path, sizeof path, CLASS_DIR "/%s/core_count", names[i]);
-        if (root_read_line(ctx->root, path, line, sizeof line) == 0) {
-            char *end;
-            errno = 0;
-            unsigned long c = strtoul(line, &end, 10);
-            if (errno || *end || !isdigit((unsigned char)line[0]) || c == 0 ||
-                c > CORES_PER_DEVICE_MAX) {
-                factset_warn(ctx->facts, "neuron.core.count: %s: malformed count", path);
-                unread++;
-            } else {
-                cores += c;
-            }
-        } else {
-            if (unread++ == 0) {
-                first_err = errno;
-                snprintf(first_path, sizeof first_path, "%s", path);
-            }
-        }
-        snprintf(path, sizeof path, CLASS_DIR "/%s/info/architecture/device_name", names[i]);
-        if (root_read_line(ctx->root, path, line, sizeof line) == 0) {
-            if (devname[0] == '\0')
-                snprintf(devname, sizeof devname, "%s", line);
-            else if (strcmp(devname, line) != 0)
-                names_differ = 1;
-        }
+        cr.ndev++;
+        class_device(ctx, names[i], &cr);
     }
     root_names_free(names, nnames);
-    if (ndev == 0)
+    if (cr.ndev == 0)
         return 0;
-
-    /* device count: the PCI bus is the authority; the class folder stands in
-     * when the bus showed none or could not be read */
-    const char *pci_count = factset_get(ctx->facts, "neuron.device.count");
-    char ev[SP_ROOT_PATH_MAX];
-    if (pci_count == NULL || strcmp(pci_count, "0") == 0) {
-        if (pci_count)
-            factset_warn(ctx->facts, "neuron.device.count: " CLASS_DIR ": the driver lists "
-                         "%zu devices but the PCI bus shows none", ndev);
-        if (factset_setf(ctx->facts, "neuron.device.count", CLASS_DIR, "%zu", ndev) != 0)
-            return -1;
-    } else if (strtoul(pci_count, NULL, 10) != ndev) {
-        factset_warn(ctx->facts, "neuron.device.count: " CLASS_DIR ": the driver lists "
-                     "%zu devices, the PCI bus %s", ndev, pci_count);
-    }
-
-    /* kind: the PCI id is the authority; the driver's device_name fills in */
-    const char *kind = factset_get(ctx->facts, "neuron.device.kind");
-    const struct neuron_kind *named = devname[0] ? neuron_kind_by_name(devname) : NULL;
-    if (names_differ)
-        factset_warn(ctx->facts, "neuron.device.kind: " CLASS_DIR ": devices report "
-                     "different device_name values");
-    if (devname[0] && named == NULL)
-        factset_warn(ctx->facts, "neuron.device.kind: " CLASS_DIR ": unknown device_name "
-                     "'%.32s'", devname);
-    if (kind == NULL && named && !names_differ) {
-        snprintf(ev, sizeof ev, CLASS_DIR "/neuron*/info/architecture/device_name (%s)",
-                 devname);
-        if (probe_set(ctx, "neuron.device.kind", named->kind, ev) != 0)
-            return -1;
-        kind = named->kind;
-    } else if (kind && named && strcmp(kind, named->kind) != 0) {
-        factset_warn(ctx->facts, "neuron.device.kind: " CLASS_DIR ": the driver says "
-                     "'%.32s', the PCI id says %s", devname, kind);
-    }
-
-    /* cores: sum of core_count; where unreadable, the table */
-    if (unread == 0) {
-        snprintf(ev, sizeof ev, CLASS_DIR "/neuron*/core_count (%zu devices%s%.32s)",
-                 ndev, devname[0] ? ", " : "", devname);
-        rc = factset_setf(ctx->facts, "neuron.core.count", ev, "%zu", cores);
-        return rc;
-    }
-    const struct neuron_kind *k = kind && !strchr(kind, ',') ? neuron_kind_by_name(kind) : NULL;
-    if (first_err) {
-        const char *msg = first_err == EACCES || first_err == EPERM ? "permission denied"
-                        : first_err == ENOENT ? "no such file" : strerror(first_err);
-        if (k)
-            factset_warn(ctx->facts, "neuron.core.count: %s: %s%s; counted %u cores per "
-                         "%s device from the device table", first_path, msg,
-                         unread > 1 ? " (and on other devices)" : "", k->cores, k->kind);
-        else
-            factset_warn(ctx->facts, "neuron.core.count: %s: %s; device kind unknown, "
-                         "cores not counted", first_path, msg);
-    }
-    if (k == NULL)
-        return 0;
-    snprintf(ev, sizeof ev, "device table: %zu x %u cores (%s)", ndev, k->cores, k->kind);
-    return factset_setf(ctx->facts, "neuron.core.count", ev, "%zu", ndev * k->cores);
+    const char *kind;
+    if (class_count(ctx, &cr) != 0 || class_kind(ctx, &cr, &kind) != 0)
+        return -1;
+    return class_cores(ctx, &cr, kind);
 }
 
 /* Logical NeuronCore config: the live environment first, then the file. */

@@ -251,32 +251,36 @@ static long scan_with_libpci(const char *sysfs, struct pci_dev_ids *devs, size_t
     return n;
 }
 
-int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
+/* The root's PCI folder, checked before libpci reads it: on disk, inside
+ * the root, a bounded number of entries, each a PCI address whose files
+ * are what libpci expects (precheck_device).  *INSIDE gets its path inside
+ * the root (malloc'd, also on failure), SYSFS the host path of it.
+ * Returns 0 when libpci may read it, 1 when a warning says why not. */
+static int pci_folder(struct probe_ctx *ctx, char **inside, char sysfs[SP_ROOT_PATH_MAX])
 {
     struct root *r = ctx->root;
-    char *inside = NULL, **names = NULL, sysfs[SP_ROOT_PATH_MAX];
+    char **names = NULL;
     size_t nnames = 0;
-    struct pci_dev_ids *devs = NULL;
-    int rc = 0;
-
+    int rc = 1;
     if (r->host_path == NULL) {
         factset_warn(ctx->facts, "pci: %s: no PCI bus to read (not a directory on disk)",
                      r->subject);
-        return 0;
+        return 1;
     }
-    if (root_realpath(r, PCI_SYSFS, &inside) != 0 || !root_is_dir(r, PCI_SYSFS "/devices")) {
+    if (root_realpath(r, PCI_SYSFS, inside) != 0 || !root_is_dir(r, PCI_SYSFS "/devices")) {
         probe_warn_errno(ctx, "pci", PCI_SYSFS "/devices", errno ? errno : ENOENT);
-        goto out;
+        return 1;
     }
-    if (sp_path_join(sysfs, sizeof sysfs, r->host_path, inside) != 0) {
+    if (sp_path_join(sysfs, SP_ROOT_PATH_MAX, r->host_path, *inside) != 0) {
         probe_warn_errno(ctx, "pci", PCI_SYSFS, errno);
-        goto out;
+        return 1;
     }
+    const char *in = strcmp(*inside, "/") ? *inside : "";
     char devices[SP_ROOT_PATH_MAX];
-    snprintf(devices, sizeof devices, "%s/devices", strcmp(inside, "/") ? inside : "");
+    snprintf(devices, sizeof devices, "%s/devices", in);
     if (root_list_dir(r, devices, &names, &nnames) != 0) {
         probe_warn_errno(ctx, "pci", PCI_SYSFS "/devices", errno);
-        goto out;
+        return 1;
     }
     if (nnames > PCI_DEVICES_MAX) {
         factset_warn(ctx->facts, "pci: " PCI_SYSFS "/devices: more than %d devices; "
@@ -296,12 +300,106 @@ int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
                          "address; PCI not read", names[i]);
             goto out;
         }
-        if (precheck_device(ctx, strcmp(inside, "/") ? inside : "", names[i]) != 0)
+        if (precheck_device(ctx, in, names[i]) != 0)
             goto out;
     }
+    rc = 0;
+out:
+    root_names_free(names, nnames);
+    return rc;
+}
 
+/* What the devices libpci listed add up to. */
+struct pci_tally {
+    size_t nneuron, ngpu, nefa;
+    unsigned neuron_ids[PCI_IDS_MAX], gpu_ids[PCI_IDS_MAX];
+    size_t nnids, ngids, dropped;   /* distinct ids kept; ids past PCI_IDS_MAX */
+    const char *kinds[16];          /* distinct Neuron device kinds */
+    size_t nkinds;
+};
+
+static void pci_count(const struct pci_dev_ids *devs, long n, struct pci_tally *t)
+{
+    for (long i = 0; i < n; i++) {
+        if (devs[i].vendor == SP_VENDOR_AMAZON) {
+            const struct neuron_kind *k = neuron_kind_by_id(devs[i].device);
+            if (k) {
+                t->nneuron++;
+                add_id(t->neuron_ids, &t->nnids, devs[i].device, &t->dropped);
+                size_t j = 0;
+                while (j < t->nkinds && strcmp(t->kinds[j], k->kind) != 0)
+                    j++;
+                if (j == t->nkinds && t->nkinds < 16)
+                    t->kinds[t->nkinds++] = k->kind;
+            } else if (efa_device_id(devs[i].device)) {
+                t->nefa++;
+            }
+        } else if (devs[i].vendor == SP_VENDOR_NVIDIA && (devs[i].cls >> 8) == 0x03) {
+            t->ngpu++;                       /* display controllers only (class 03xx) */
+            add_id(t->gpu_ids, &t->ngids, devs[i].device, &t->dropped);
+        }
+    }
+}
+
+/* neuron.device.kind (the kinds sorted bytewise, joined) and
+ * neuron.device.pci_id; -1 on ENOMEM. */
+static int pci_neuron_kinds(struct probe_ctx *ctx, struct pci_tally *t, const char *ev)
+{
+    char list[PCI_IDS_MAX * 10 + 1];
+    for (size_t i = 1; i < t->nkinds; i++)
+        for (size_t j = i; j > 0 && strcmp(t->kinds[j - 1], t->kinds[j]) > 0; j--) {
+            const char *x = t->kinds[j];
+            t->kinds[j] = t->kinds[j - 1];
+            t->kinds[j - 1] = x;
+        }
+    size_t used = 0;
+    list[0] = '\0';
+    for (size_t i = 0; i < t->nkinds; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                 i ? "," : "", t->kinds[i]);
+    if (probe_set(ctx, "neuron.device.kind", list, ev) != 0)
+        return -1;
+    if (t->nkinds > 1)
+        factset_warn(ctx->facts, "neuron.device.kind: " PCI_SYSFS ": devices of "
+                     "several kinds on one host: %s", list);
+    id_list(SP_VENDOR_AMAZON, t->neuron_ids, t->nnids, list, sizeof list);
+    return probe_set(ctx, "neuron.device.pci_id", list, ev);
+}
+
+/* The facts of T; -1 on ENOMEM. */
+static int pci_record(struct probe_ctx *ctx, struct pci_tally *t)
+{
+    const char *ev = PCI_SYSFS " (libpci linux-sysfs)";
+    char list[PCI_IDS_MAX * 10 + 1];
+    if (factset_setf(ctx->facts, "neuron.device.count", ev, "%zu", t->nneuron) != 0 ||
+        factset_setf(ctx->facts, "efa.device.count", ev, "%zu", t->nefa) != 0 ||
+        factset_setf(ctx->facts, "gpu.device.count", ev, "%zu", t->ngpu) != 0)
+        return -1;
+    if (t->nkinds > 0 && pci_neuron_kinds(ctx, t, ev) != 0)
+        return -1;
+    if (t->ngids > 0) {
+        id_list(SP_VENDOR_NVIDIA, t->gpu_ids, t->ngids, list, sizeof list);
+        if (probe_set(ctx, "gpu.device.pci_id", list, ev) != 0)
+            return -1;
+    }
+    if (t->dropped)
+        factset_warn(ctx->facts, "pci: " PCI_SYSFS ": more than %d distinct device ids of "
+                     "one vendor; %zu not listed", PCI_IDS_MAX, t->dropped);
+    return 0;
+}
+
+int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
+{
+    char *inside = NULL, sysfs[SP_ROOT_PATH_MAX];
+    struct pci_dev_ids *devs = NULL;
+    struct pci_tally *t = NULL;
+    int rc = 0;
+
+    if (pci_folder(ctx, &inside, sysfs) != 0)
+        goto out;
     devs = calloc(PCI_DEVICES_MAX, sizeof *devs);
-    if (devs == NULL) {
+    t = calloc(1, sizeof *t);
+    if (devs == NULL || t == NULL) {
         rc = sp_fail(e, SP_EXIT_INPUT, "pci: out of memory");
         goto out;
     }
@@ -314,72 +412,12 @@ int probe_pci(struct probe_ctx *ctx, struct sp_error *e)
     }
     if (pci_warnings)
         factset_warn(ctx->facts, "pci: " PCI_SYSFS ": libpci: %s", pci_msg);
-
-    unsigned neuron_ids[PCI_IDS_MAX], gpu_ids[PCI_IDS_MAX];
-    size_t nneuron = 0, ngpu = 0, nefa = 0, nnids = 0, ngids = 0, dropped = 0;
-    const char *kinds[16];
-    size_t nkinds = 0;
-    for (long i = 0; i < n; i++) {
-        if (devs[i].vendor == SP_VENDOR_AMAZON) {
-            const struct neuron_kind *k = neuron_kind_by_id(devs[i].device);
-            if (k) {
-                nneuron++;
-                add_id(neuron_ids, &nnids, devs[i].device, &dropped);
-                size_t j = 0;
-                while (j < nkinds && strcmp(kinds[j], k->kind) != 0)
-                    j++;
-                if (j == nkinds && nkinds < 16)
-                    kinds[nkinds++] = k->kind;
-            } else if (efa_device_id(devs[i].device)) {
-                nefa++;
-            }
-        } else if (devs[i].vendor == SP_VENDOR_NVIDIA && (devs[i].cls >> 8) == 0x03) {
-            ngpu++;                          /* display controllers only (class 03xx) */
-            add_id(gpu_ids, &ngids, devs[i].device, &dropped);
-        }
-    }
-    const char *ev = PCI_SYSFS " (libpci linux-sysfs)";
-    char list[PCI_IDS_MAX * 10 + 1];
-    if (factset_setf(ctx->facts, "neuron.device.count", ev, "%zu", nneuron) != 0 ||
-        factset_setf(ctx->facts, "efa.device.count", ev, "%zu", nefa) != 0 ||
-        factset_setf(ctx->facts, "gpu.device.count", ev, "%zu", ngpu) != 0)
-        goto nomem;
-    if (nkinds > 0) {
-        /* sort kinds bytewise, join */
-        for (size_t i = 1; i < nkinds; i++)
-            for (size_t j = i; j > 0 && strcmp(kinds[j - 1], kinds[j]) > 0; j--) {
-                const char *t = kinds[j];
-                kinds[j] = kinds[j - 1];
-                kinds[j - 1] = t;
-            }
-        size_t used = 0;
-        list[0] = '\0';
-        for (size_t i = 0; i < nkinds; i++)
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-                                     i ? "," : "", kinds[i]);
-        if (probe_set(ctx, "neuron.device.kind", list, ev) != 0)
-            goto nomem;
-        if (nkinds > 1)
-            factset_warn(ctx->facts, "neuron.device.kind: " PCI_SYSFS ": devices of "
-                         "several kinds on one host: %s", list);
-        id_list(SP_VENDOR_AMAZON, neuron_ids, nnids, list, sizeof list);
-        if (probe_set(ctx, "neuron.device.pci_id", list, ev) != 0)
-            goto nomem;
-    }
-    if (ngids > 0) {
-        id_list(SP_VENDOR_NVIDIA, gpu_ids, ngids, list, sizeof list);
-        if (probe_set(ctx, "gpu.device.pci_id", list, ev) != 0)
-            goto nomem;
-    }
-    if (dropped)
-        factset_warn(ctx->facts, "pci: " PCI_SYSFS ": more than %d distinct device ids of "
-                     "one vendor; %zu not listed", PCI_IDS_MAX, dropped);
-    goto out;
-nomem:
-    rc = sp_fail(e, SP_EXIT_INPUT, "pci: out of memory");
+    pci_count(devs, n, t);
+    if (pci_record(ctx, t) != 0)
+        rc = sp_fail(e, SP_EXIT_INPUT, "pci: out of memory");
 out:
+    free(t);
     free(devs);
     free(inside);
-    root_names_free(names, nnames);
     return rc;
 }

@@ -3,40 +3,97 @@
 #include "fingerprint/probes/python/python_env.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Run order matters where a probe reads an earlier one's facts:
- * dmi before pci and neuron-driver (instance family), pci before
- * neuron-driver (device kind for core counts), python before torch
- * (the workload environment), env before torch (backend env markers),
- * dmi before imds (imds fills only what DMI could not), dmi and imds
- * before neuron-cache (the instance family its targets are compared with),
- * runtime last
- * (--deep compares what the interpreter imports with every static fact). */
+/* Each row names the probes whose facts it reads (AFTER: they must come
+ * earlier in the table; tests/unit/test_probes.c checks it) and the paths
+ * it reads in a root (READS: image roots keep the content of the union of
+ * these, fingerprint/root/image_keep.c).  A pattern that starts with '/'
+ * matches the whole path; any other matches the path's last components,
+ * anywhere in the tree; '*' never crosses a '/'.  The patterns are generous
+ * on purpose, so that a probe reading one more file of the same kind finds
+ * it in an image too.  RECORD and installed-files.txt are left out: they
+ * list every file (megabytes for torch) and no probe reads them. */
+#define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
 const struct probe sp_probes[] = {
-    { "os-release", probe_os_release },
-    { "uname", probe_uname },
-    { "hostname", probe_hostname },
-    { "dmi", probe_dmi },
-    { "pci", probe_pci },
-    { "neuron-driver", probe_neuron_driver },
-    { "neuron-lib", probe_neuron_lib },
-    { "dpkg", probe_dpkg },
-    { "rpm", probe_rpm },
-    { "env", probe_env },
-    { "python", probe_python },
-    { "torch", probe_torch },
-    { "efa", probe_efa },
-    { "gpu", probe_gpu },
-    { "container", probe_container },
-    { "imds", probe_imds },
-    { "neuron-cache", probe_compile_cache },
-    { "neff", probe_neff },
-    { "runtime", probe_runtime },
-    { NULL, NULL },
+    { "os-release", probe_os_release, NULL,
+      LIST("/etc/os-release", "/usr/lib/os-release", "/etc/*-release", "/etc/*_version") },
+    { "uname", probe_uname, NULL, NULL },
+    { "hostname", probe_hostname, NULL, LIST("/etc/hostname") },
+    { "dmi", probe_dmi, NULL, NULL },
+    /* the instance family decides which devices count */
+    { "pci", probe_pci, LIST("dmi"), NULL },
+    /* the instance family, and the device kind for core counts */
+    { "neuron-driver", probe_neuron_driver, LIST("dmi", "pci"),
+      LIST("/opt/aws/neuron/*", "/opt/aws/neuron/*/*.txt", "/opt/aws/neuron/*/*.json",
+           "/opt/aws/neuron/*/version*", "/var/lib/dkms/*/*/source/dkms.conf",
+           "/usr/src/*/dkms.conf") },
+    { "neuron-lib", probe_neuron_lib, NULL, LIST("/opt/aws/neuron/*") },
+    { "dpkg", probe_dpkg, NULL, LIST("/var/lib/dpkg/status", "/var/lib/dpkg/status.d/*") },
+    { "rpm", probe_rpm, NULL, LIST("/var/lib/rpm/*", "/usr/lib/sysimage/rpm/*") },
+    { "env", probe_env, NULL, LIST("/etc/environment") },
+    { "python", probe_python, NULL,
+      LIST("*.dist-info/METADATA", "*.dist-info/entry_points.txt", "*.dist-info/INSTALLER",
+           "*.dist-info/direct_url.json", "*.dist-info/top_level.txt", "*.dist-info/WHEEL",
+           "*.dist-info/REQUESTED",
+           "*.egg-info", "*.egg-info/PKG-INFO", "*.egg-info/entry_points.txt",
+           "*.egg-info/requires.txt", "*.egg-info/top_level.txt",
+           "pyvenv.cfg", "conda-meta/*.json", "conda-meta/history",
+           "bin/python*", "bin/pypy*", "sbin/python*", "libpython*.so*", "patchlevel.h",
+           "_sysconfigdata*.py", "python*/site.py", ".pyenv/version", ".python-version",
+           "*-packages/*.pth") },
+    /* the workload environment (python), the backend markers (env) */
+    { "torch", probe_torch, LIST("python", "env"),
+      LIST("torch/version.py", "torch/_version.py",
+           "*-packages/torch*/*.py", "*-packages/torch*/*.json", "*-packages/torch*/*.txt",
+           "*-packages/*neuron*/*.py", "*-packages/*neuron*/*.json",
+           "*-packages/*neuron*/*.txt", "*-packages/jax*/version.py", "*-packages/nki*/*.py") },
+    { "efa", probe_efa, NULL,
+      LIST("/opt/amazon/efa_installed_packages", "/opt/amazon/efa/*/version*") },
+    { "gpu", probe_gpu, NULL,
+      LIST("/usr/local/cuda*/version.json", "/usr/local/cuda*/version.txt",
+           "/usr/local/cuda*/include/cuda.h", "/proc/driver/nvidia/version") },
+    { "container", probe_container, NULL,
+      LIST("/.dockerenv", "/run/.containerenv", "/etc/hosts", "/etc/resolv.conf") },
+    /* fills only what DMI could not */
+    { "imds", probe_imds, LIST("dmi"), NULL },
+    /* the instance family its targets are compared with */
+    { "neuron-cache", probe_compile_cache, LIST("dmi", "imds"),
+      LIST("MODULE_*/compile_flags.json") },
+    { "neff", probe_neff, NULL, NULL },
+    /* the image's own identity (image roots only: config, manifest, layers) */
+    { "image", probe_image, NULL, NULL },
+    /* --deep compares what the interpreter imports with every static fact */
+    { "runtime", probe_runtime, LIST("*"), NULL },
+    { NULL, NULL, NULL, NULL },
 };
+
+static const char *reads_union[SP_PROBE_READS_MAX + 1];
+static pthread_once_t reads_once = PTHREAD_ONCE_INIT;
+
+static void reads_build(void)
+{
+    size_t n = 0;
+    for (const struct probe *p = sp_probes; p->name; p++)
+        for (const char *const *r = p->reads; r && *r; r++) {
+            size_t i = 0;
+            while (i < n && strcmp(reads_union[i], *r) != 0)
+                i++;
+            if (i == n && n < SP_PROBE_READS_MAX)
+                reads_union[n++] = *r;
+        }
+    reads_union[n] = NULL;
+}
+
+const char *const *probe_read_patterns(void)
+{
+    pthread_once(&reads_once, reads_build);
+    return reads_union;
+}
 
 int probe_run_all(struct probe_ctx *ctx, struct sp_error *e)
 {

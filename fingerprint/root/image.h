@@ -11,7 +11,8 @@
  * whiteouts and changesets), Docker's image save format (manifest.json),
  * POSIX pax / ustar / GNU tar as libarchive reads them.
  *
- * Only the paths the probes read keep their content (image_keep() below);
+ * Only the paths the probes read keep their content (image_keep() below,
+ * over the patterns the caller passes: the probe table's declarations);
  * every other entry keeps its name, type, mode and size only, so memory does
  * not grow with the size of the image's files.
  *
@@ -69,15 +70,23 @@ struct image_limits {
     size_t members_max;
     size_t descriptors_max;
     uint64_t json_total_max;
+    /* the patterns of the files whose content is kept (image_keep()),
+     * NULL-terminated; NULL keeps none.  Not a bound: root_open_image()
+     * takes it from struct image_open_opts. */
+    const char *const *keep;
 };
 
-/* image_limits_default: every field from the constants above. */
+/* image_limits_default: every bound from the constants above; KEEP NULL. */
 void image_limits_default(struct image_limits *l);
 
 struct image_open_opts {
     const char *spec;              /* "PATH" or "PATH:TAG" (see image_parse_spec) */
     const char *platform;          /* "os/arch[/variant]", or NULL: this machine's */
-    const struct image_limits *limits;   /* NULL: the defaults */
+    const struct image_limits *limits;   /* NULL: the defaults (its KEEP is ignored) */
+    /* the patterns of the paths the probes read (probe_read_patterns(),
+     * fingerprint/probes/probe.h), NULL-terminated: only files they match
+     * keep their content.  NULL: none does. */
+    const char *const *keep;
     unsigned threads;              /* layers read at once; 0: the online CPUs, at most
                                     * SP_IMAGE_WORKERS_MAX */
     /* Called from the calling thread about four times a second while layers
@@ -117,12 +126,17 @@ uint64_t image_root_total(struct root *r);
 int image_parse_spec(const char *spec, char **path, char **tag);
 
 /* image_keep: the number of bytes of content to keep for the image file
- * at PATH (relative to the image root, no leading slash), 0 for none.  The
- * rules are patterns over what the probes read (stackprint-probe(1),
- * "IMAGE"): os-release, hostname, dpkg and rpm databases, Python
- * dist-info/egg-info metadata, pyvenv.cfg, conda-meta, interpreter binaries
- * and libpython, torch and Neuron package markers, CUDA and EFA version
- * files. */
+ * at PATH (relative to the image root, no leading slash): L->keep_file_max
+ * when a pattern of L->keep matches it (the syntax of struct probe's READS,
+ * fingerprint/probes/probe.h: "/etc/x*" over the whole path, "x.txt" over its
+ * last components), else 0.  Suffix patterns of more than
+ * SP_IMAGE_KEEP_TAIL_MAX components never match, and files below a symlink
+ * are found only for whole-path patterns of at most
+ * SP_IMAGE_KEEP_PATTERN_MAX bytes (tests/unit/test_probes.c holds the
+ * probe table to both).  Reads nothing: a pure function of its arguments
+ * (stackprint-probe(1), "IMAGE"). */
+#define SP_IMAGE_KEEP_TAIL_MAX 4
+#define SP_IMAGE_KEEP_PATTERN_MAX 127
 uint64_t image_keep(const char *path, const struct image_limits *l);
 
 #endif

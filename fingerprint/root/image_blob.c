@@ -206,11 +206,77 @@ static int cmp_path(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* errno from an itree call on PATH as the layer's error. */
+static int scan_errno(struct consumer *c, const char *path)
+{
+    if (errno == E2BIG)
+        return cfail(c, "more than %llu entries (at %.200s)",
+                     (unsigned long long)c->run->limits->entries_max, path);
+    if (errno == ENOTDIR)
+        return cfail(c, "%.200s lies beneath a symlink or file made earlier in this layer; "
+                     "refused (runtimes differ on it)", path);
+    return cfail(c, "%.200s: %s", path, strerror(errno));
+}
+
+/* Whiteouts (OCI layer.md "Whiteouts"): 1 when BASE, the last component of
+ * PATH, is one (recorded in the delta) or aufs metadata (".wh..wh.plnk",
+ * not content); 0 when it is an ordinary name; -1 on error. */
+static int scan_whiteout(struct consumer *c, const char *path, const char *base)
+{
+    struct itree *t = c->layer->delta;
+    char dir[SP_ROOT_PATH_MAX + 1];
+    snprintf(dir, sizeof dir, "%.*s", (int)(base - path > 0 ? base - path - 1 : 0), path);
+    if (strstr(path, ".wh..wh.") && strcmp(base, ".wh..wh..opq") != 0)
+        return 1;
+    if (strcmp(base, ".wh..wh..opq") == 0)
+        return itree_whiteout(t, dir, NULL) != 0 ? scan_errno(c, path) : 1;
+    if (strncmp(base, ".wh.", 4) != 0)
+        return 0;
+    if (base[4] == '\0')
+        return cfail(c, "whiteout without a name: %.200s", path);
+    return itree_whiteout(t, dir, base + 4) != 0 ? scan_errno(c, path) : 1;
+}
+
+/* A hard link entry PATH to HL. */
+static int scan_hardlink(struct consumer *c, const char *path, const char *hl)
+{
+    char target[SP_ROOT_PATH_MAX + 1];
+    const char *why;
+    if (itree_normalise(hl, c->run->limits, target, sizeof target, &why) != 0)
+        return cfail(c, "hard link target: %s: %.200s", why, hl);
+    if (itree_hardlink(c->layer->delta, path, target) == 0)
+        return 0;
+    if (errno == EINVAL)
+        return cfail(c, "hard link %s points to %s, which is not a file or a symlink", path,
+                     target);
+    return scan_errno(c, path);
+}
+
+/* The regular file N at PATH: its size, its layer, and its content when a
+ * keep pattern (or the run's extra list) names it. */
+static int scan_file(struct consumer *c, struct archive *a, struct archive_entry *ent,
+                     struct inode *n, const char *path)
+{
+    const struct image_limits *l = c->run->limits;
+    n->size = archive_entry_size_is_set(ent) && archive_entry_size(ent) > 0
+            ? (uint64_t)archive_entry_size(ent) : 0;
+    n->layer = (uint32_t)c->layer->index + 1;
+    uint64_t keep = image_keep(path, l);
+    if (!keep && c->run->nextra &&
+        bsearch(&(const char *){ path }, c->run->extra, c->run->nextra,
+                sizeof *c->run->extra, cmp_path))
+        keep = l->keep_file_max;
+    if (keep && n->size)
+        return keep_content(c, a, c->layer->delta, n, keep, path);
+    return 0;
+}
+
+/* One tar entry of the layer into its delta (OCI layer.md "Changesets"). */
 static int scan_entry(struct consumer *c, struct archive *a, struct archive_entry *ent)
 {
     struct itree *t = c->layer->delta;
     const struct image_limits *l = c->run->limits;
-    char path[SP_ROOT_PATH_MAX + 1], target[SP_ROOT_PATH_MAX + 1];
+    char path[SP_ROOT_PATH_MAX + 1];
     const char *why;
     const char *raw = archive_entry_pathname(ent);
     if (raw == NULL)
@@ -219,36 +285,12 @@ static int scan_entry(struct consumer *c, struct archive *a, struct archive_entr
         return cfail(c, "%s: %.200s", why, raw);
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    char dir[SP_ROOT_PATH_MAX + 1];
-    snprintf(dir, sizeof dir, "%.*s", (int)(base - path > 0 ? base - path - 1 : 0), path);
-
-    /* aufs metadata (".wh..wh.plnk" and friends) is not content */
-    if (strstr(path, ".wh..wh.") && strcmp(base, ".wh..wh..opq") != 0)
-        return 0;
-    if (strcmp(base, ".wh..wh..opq") == 0) {
-        if (itree_whiteout(t, dir, NULL) != 0)
-            goto fail_errno;
-        return 0;
-    }
-    if (strncmp(base, ".wh.", 4) == 0) {
-        if (base[4] == '\0')
-            return cfail(c, "whiteout without a name: %.200s", path);
-        if (itree_whiteout(t, dir, base + 4) != 0)
-            goto fail_errno;
-        return 0;
-    }
+    int wh = scan_whiteout(c, path, base);
+    if (wh != 0)
+        return wh < 0 ? -1 : 0;
     const char *hl = archive_entry_hardlink(ent);
-    if (hl) {
-        if (itree_normalise(hl, l, target, sizeof target, &why) != 0)
-            return cfail(c, "hard link target: %s: %.200s", why, hl);
-        if (itree_hardlink(t, path, target) != 0) {
-            if (errno == EINVAL)
-                return cfail(c, "hard link %s points to %s, which is not a file or a "
-                             "symlink", path, target);
-            goto fail_errno;
-        }
-        return 0;
-    }
+    if (hl)
+        return scan_hardlink(c, path, hl);
     mode_t ft = archive_entry_filetype(ent);
     enum inode_type type = ft == AE_IFDIR ? IN_DIR : ft == AE_IFREG ? IN_FILE
                          : ft == AE_IFLNK ? IN_LINK : IN_OTHER;
@@ -259,37 +301,19 @@ static int scan_entry(struct consumer *c, struct archive *a, struct archive_entr
     }
     struct inode *n = itree_add(t, path, type);
     if (n == NULL)
-        goto fail_errno;
+        return scan_errno(c, path);
     n->mode = archive_entry_perm(ent);
     if (type == IN_LINK) {
         const char *to = archive_entry_symlink(ent);
         if (to == NULL || strlen(to) > l->name_max)
             return cfail(c, "symlink %.200s: target missing or longer than the limit", path);
         if ((n->link = strdup(to)) == NULL)
-            goto fail_errno;
+            return scan_errno(c, path);
         n->size = strlen(to);
     } else if (type == IN_FILE) {
-        n->size = archive_entry_size_is_set(ent) && archive_entry_size(ent) > 0
-                ? (uint64_t)archive_entry_size(ent) : 0;
-        n->layer = (uint32_t)c->layer->index + 1;
-        uint64_t keep = image_keep(path, l);
-        if (!keep && c->run->nextra &&
-            bsearch(&(const char *){ path }, c->run->extra, c->run->nextra,
-                    sizeof *c->run->extra, cmp_path))
-            keep = l->keep_file_max;
-        if (keep && n->size)
-            return keep_content(c, a, t, n, keep, path);
+        return scan_file(c, a, ent, n, path);
     }
     return 0;
-fail_errno:
-    if (errno == E2BIG) {
-        return cfail(c, "more than %llu entries (at %.200s)",
-                     (unsigned long long)l->entries_max, path);
-    }
-    if (errno == ENOTDIR)
-        return cfail(c, "%.200s lies beneath a symlink or file made earlier in this layer; "
-                     "refused (runtimes differ on it)", path);
-    return cfail(c, "%.200s: %s", path, strerror(errno));
 }
 
 static void *consumer_main(void *arg)
@@ -530,6 +554,183 @@ static enum layer_compression sniff(const unsigned char *b, size_t n)
     return COMP_NONE;
 }
 
+/* One layer being read: the two rings, the two threads, the two hashes. */
+struct layer_job {
+    struct image_layer *l;
+    const struct layer_run *run;
+    struct ring in, out;
+    struct consumer c;
+    struct producer p;
+    pthread_t th_c, th_p;
+    EVP_MD_CTX *blob, *diff;
+    unsigned char *first;         /* a chunk to hash into once the consumer stopped */
+    uint64_t off;                 /* blob bytes read */
+    int rings, started_c, started_p, io_failed, canceled;
+};
+
+/* The rings, hashes and the empty delta of J; -1 on ENOMEM. */
+static int job_init(struct layer_job *j)
+{
+    j->blob = EVP_MD_CTX_new();
+    j->diff = EVP_MD_CTX_new();
+    if (j->blob == NULL || j->diff == NULL || (j->l->delta = itree_new(j->run->limits)) == NULL)
+        return -1;
+    if (ring_init(&j->in) != 0) {
+        ring_destroy(&j->in);
+        return -1;
+    }
+    if (ring_init(&j->out) != 0) {
+        ring_destroy(&j->in);
+        ring_destroy(&j->out);
+        return -1;
+    }
+    j->rings = 1;
+    EVP_DigestInit_ex(j->blob, EVP_sha256(), NULL);
+    EVP_DigestInit_ex(j->diff, EVP_sha256(), NULL);
+    j->p.ring = j->c.ring = &j->out;
+    j->p.in = &j->in;
+    j->p.layer = j->c.layer = j->l;
+    j->p.run = j->c.run = j->run;
+    j->p.comp = j->l->comp;
+    j->p.inflating = 1;
+    return 0;
+}
+
+/* The first GOT bytes at DST are read: start the consumer, and the
+ * inflater for a compressed layer.  Returns 0 (commit DST as usual), 1
+ * (an uncompressed layer: DST was handed over to OUT already) or -1 (a
+ * thread could not start; the error is in the layer). */
+static int job_start(struct layer_job *j, const unsigned char *dst, ssize_t got)
+{
+    struct image_layer *l = j->l;
+    /* the first bytes say how the layer is compressed when the descriptor
+     * did not (docker-save layers) */
+    if (j->p.comp == COMP_SNIFF)
+        j->p.comp = sniff(dst, (size_t)got);
+    j->c.diff = j->p.comp == COMP_NONE ? NULL : j->diff;
+    if (pthread_create(&j->th_c, NULL, consumer_main, &j->c) != 0)
+        return sp_fail(&l->err, SP_EXIT_INPUT, "%s: cannot start a thread", l->name);
+    j->started_c = 1;
+    if (j->p.comp != COMP_NONE) {
+        if (pthread_create(&j->th_p, NULL, inflater_main, &j->p) != 0)
+            return sp_fail(&l->err, SP_EXIT_INPUT, "%s: cannot start a thread", l->name);
+        j->started_p = 1;
+        return 0;
+    }
+    if (got <= 0)
+        return 0;
+    /* read into IN's slot: hand the bytes over to OUT */
+    unsigned char *o = ring_begin(&j->out);
+    if (o) {
+        memcpy(o, dst, (size_t)got);
+        ring_commit(&j->out, (size_t)got);
+    }
+    return 1;
+}
+
+/* The reader: pread the blob chunk by chunk, hash it, and feed the rings,
+ * until its end, a cancel, or an error (J->io_failed, the layer's error
+ * set). */
+static void job_read(struct layer_job *j)
+{
+    struct image_layer *l = j->l;
+    while (!(j->canceled = atomic_load(j->run->cancel))) {
+        size_t want = l->blob.size - j->off < READ_CHUNK ? (size_t)(l->blob.size - j->off)
+                                                          : READ_CHUNK;
+        int direct = j->p.comp == COMP_NONE && j->started_c;
+        unsigned char *dst = ring_begin(direct ? &j->out : &j->in);
+        if (dst == NULL) {              /* the consumer stopped: only hash from here */
+            direct = 0;
+            j->p.comp = COMP_NONE;
+            if (j->first == NULL && (j->first = malloc(READ_CHUNK)) == NULL) {
+                j->io_failed = 1;
+                sp_fail(&l->err, SP_EXIT_INPUT, "%s: out of memory", l->name);
+                return;
+            }
+            dst = j->first;
+        }
+        ssize_t got = want ? pread(l->blob.fd, dst, want, (off_t)(l->blob.offset + j->off)) : 0;
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0 || (got == 0 && want)) {
+            sp_fail(&l->err, SP_EXIT_INPUT, "%s: layer %zu: %s", l->name, l->index,
+                    got < 0 ? strerror(errno) : "truncated while reading");
+            j->io_failed = 1;
+            return;
+        }
+        EVP_DigestUpdate(j->blob, dst, (size_t)got);
+        j->off += (uint64_t)got;
+        atomic_fetch_add(j->run->done, (uint64_t)got);
+        int handed = 0;
+        if (!j->started_c && (handed = job_start(j, dst, got)) < 0) {
+            j->io_failed = 1;
+            return;
+        }
+        if (!handed && dst != j->first && got > 0)
+            ring_commit(direct ? &j->out : &j->in, (size_t)got);
+        if (j->off >= l->blob.size)
+            return;
+    }
+}
+
+/* End the threads and take both digests and the inflated size. */
+static void job_join(struct layer_job *j)
+{
+    if (j->started_p) {
+        ring_set(&j->in, &j->in.eof);
+        pthread_join(j->th_p, NULL);    /* it sets OUT's eof */
+    } else if (j->started_c) {
+        ring_set(&j->out, &j->out.eof);
+    }
+    if (j->started_c)
+        pthread_join(j->th_c, NULL);
+    hex_digest(j->blob, j->l->digest);
+    if (j->c.diff)
+        hex_digest(j->diff, j->l->diff_id);
+    else
+        memcpy(j->l->diff_id, j->l->digest, sizeof j->l->diff_id);
+    j->l->inflated = j->c.bytes;
+}
+
+/* The layer's verdict, first cause first: canceled, unreadable, the blob's
+ * digest, the inflater's error, the tar scan's error, the diff_id. */
+static void job_verdict(struct layer_job *j)
+{
+    struct image_layer *l = j->l;
+    if (j->canceled || j->c.canceled) {
+        l->failed = 2;                     /* stopped because another layer failed */
+    } else if (j->io_failed) {
+        l->failed = 1;
+    } else if (l->want_digest[0] && strcmp(l->digest, l->want_digest) != 0) {
+        l->failed = 1;
+        sp_fail(&l->err, SP_EXIT_VERIFY, "%s: sha256 is %s, its descriptor says %s (layer %zu)",
+                l->name, l->digest, l->want_digest, l->index);
+    } else if (j->p.failed) {
+        l->failed = 1;
+        l->err = j->p.err;
+    } else if (j->c.failed) {
+        l->failed = 1;
+        l->err = j->c.err;
+    } else if (l->want_diff_id[0] && strcmp(l->diff_id, l->want_diff_id) != 0) {
+        l->failed = 1;
+        sp_fail(&l->err, SP_EXIT_VERIFY, "%s: uncompressed sha256 is %s, the config's diff_id "
+                "says %s (layer %zu)", l->name, l->diff_id, l->want_diff_id, l->index);
+    }
+}
+
+static void job_free(struct layer_job *j)
+{
+    if (j->rings) {
+        ring_destroy(&j->in);
+        ring_destroy(&j->out);
+    }
+    free(j->first);
+    free(j->p.gz);
+    ZSTD_freeDCtx(j->p.zs);
+    EVP_MD_CTX_free(j->blob);
+    EVP_MD_CTX_free(j->diff);
+}
+
 /* Three stages, each its own thread where there is work for it:
  *   reader (this thread): pread + sha256 of the blob, into IN (or straight
  *     into OUT for an uncompressed layer);
@@ -537,157 +738,23 @@ static enum layer_compression sniff(const unsigned char *b, size_t n)
  *   consumer: sha256 of OUT (the diff_id) and the tar scan. */
 int image_layer_read(struct image_layer *l, const struct layer_run *run)
 {
-    struct ring in, out;
-    struct consumer c = { 0 };
-    struct producer p = { 0 };
-    pthread_t th_c, th_p;
-    EVP_MD_CTX *blob = EVP_MD_CTX_new(), *diff = EVP_MD_CTX_new();
-    unsigned char *first = NULL;
-    int rings = 0, started_c = 0, started_p = 0, io_failed = 0, canceled = 0;
-
+    struct layer_job *j = calloc(1, sizeof *j);
     l->failed = 0;
     if (l->want_size >= 0 && (uint64_t)l->want_size != l->blob.size) {
         l->failed = 1;
         sp_fail(&l->err, SP_EXIT_VERIFY, "%s: %llu bytes, its descriptor says %lld (layer %zu)",
                 l->name, (unsigned long long)l->blob.size, (long long)l->want_size, l->index);
-        goto out;
-    }
-    if (blob == NULL || diff == NULL || (l->delta = itree_new(run->limits)) == NULL)
-        goto oom;
-    if (ring_init(&in) != 0) {
-        ring_destroy(&in);
-        goto oom;
-    }
-    if (ring_init(&out) != 0) {
-        ring_destroy(&in);
-        ring_destroy(&out);
-        goto oom;
-    }
-    rings = 1;
-    EVP_DigestInit_ex(blob, EVP_sha256(), NULL);
-    EVP_DigestInit_ex(diff, EVP_sha256(), NULL);
-    p.ring = c.ring = &out;
-    p.in = &in;
-    p.layer = c.layer = l;
-    p.run = c.run = run;
-    p.comp = l->comp;
-    p.inflating = 1;
-
-    uint64_t off = 0;
-    for (;;) {
-        if (atomic_load(run->cancel)) {
-            canceled = 1;
-            break;
-        }
-        size_t want = l->blob.size - off < READ_CHUNK ? (size_t)(l->blob.size - off) : READ_CHUNK;
-        int direct = p.comp == COMP_NONE && started_c;
-        unsigned char *dst = ring_begin(direct ? &out : &in);
-        if (dst == NULL) {              /* the consumer stopped: only hash from here */
-            direct = 0;
-            p.comp = COMP_NONE;
-            if (first == NULL && (first = malloc(READ_CHUNK)) == NULL) {
-                io_failed = 1;
-                sp_fail(&l->err, SP_EXIT_INPUT, "%s: out of memory", l->name);
-                break;
-            }
-            dst = first;
-        }
-        ssize_t got = want ? pread(l->blob.fd, dst, want, (off_t)(l->blob.offset + off)) : 0;
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0 || (got == 0 && want)) {
-            sp_fail(&l->err, SP_EXIT_INPUT, "%s: layer %zu: %s", l->name, l->index,
-                    got < 0 ? strerror(errno) : "truncated while reading");
-            io_failed = 1;
-            break;
-        }
-        EVP_DigestUpdate(blob, dst, (size_t)got);
-        off += (uint64_t)got;
-        atomic_fetch_add(run->done, (uint64_t)got);
-        if (!started_c) {
-            /* the first bytes say how the layer is compressed when the
-             * descriptor did not (docker-save layers) */
-            if (p.comp == COMP_SNIFF)
-                p.comp = sniff(dst, (size_t)got);
-            c.diff = p.comp == COMP_NONE ? NULL : diff;
-            if (pthread_create(&th_c, NULL, consumer_main, &c) != 0) {
-                sp_fail(&l->err, SP_EXIT_INPUT, "%s: cannot start a thread", l->name);
-                io_failed = 1;
-                break;
-            }
-            started_c = 1;
-            if (p.comp != COMP_NONE) {
-                if (pthread_create(&th_p, NULL, inflater_main, &p) != 0) {
-                    sp_fail(&l->err, SP_EXIT_INPUT, "%s: cannot start a thread", l->name);
-                    io_failed = 1;
-                    break;
-                }
-                started_p = 1;
-            } else if (got > 0) {
-                /* read into IN's slot: hand the bytes over to OUT */
-                unsigned char *o = ring_begin(&out);
-                if (o) {
-                    memcpy(o, dst, (size_t)got);
-                    ring_commit(&out, (size_t)got);
-                }
-                if (off >= l->blob.size)
-                    break;
-                continue;
-            }
-        }
-        if (dst != first && got > 0)
-            ring_commit(direct ? &out : &in, (size_t)got);
-        if (off >= l->blob.size)
-            break;
-    }
-    if (started_p) {
-        ring_set(&in, &in.eof);
-        pthread_join(th_p, NULL);       /* it sets OUT's eof */
-    } else if (started_c) {
-        ring_set(&out, &out.eof);
-    }
-    if (started_c)
-        pthread_join(th_c, NULL);
-    hex_digest(blob, l->digest);
-    if (c.diff)
-        hex_digest(diff, l->diff_id);
-    else
-        memcpy(l->diff_id, l->digest, sizeof l->diff_id);
-    l->inflated = c.bytes;
-
-    if (canceled || c.canceled) {
-        l->failed = 2;                     /* stopped because another layer failed */
-    } else if (io_failed) {
+    } else if (j == NULL || (j->l = l, j->run = run, job_init(j)) != 0) {
         l->failed = 1;
-    } else if (l->want_digest[0] && strcmp(l->digest, l->want_digest) != 0) {
-        l->failed = 1;
-        sp_fail(&l->err, SP_EXIT_VERIFY, "%s: sha256 is %s, its descriptor says %s (layer %zu)",
-                l->name, l->digest, l->want_digest, l->index);
-    } else if (p.failed) {
-        l->failed = 1;
-        l->err = p.err;
-    } else if (c.failed) {
-        l->failed = 1;
-        l->err = c.err;
-    } else if (l->want_diff_id[0] && strcmp(l->diff_id, l->want_diff_id) != 0) {
-        l->failed = 1;
-        sp_fail(&l->err, SP_EXIT_VERIFY, "%s: uncompressed sha256 is %s, the config's diff_id "
-                "says %s (layer %zu)", l->name, l->diff_id, l->want_diff_id, l->index);
+        sp_fail(&l->err, SP_EXIT_INPUT, "%s: out of memory", l->name);
+    } else {
+        job_read(j);
+        job_join(j);
+        job_verdict(j);
     }
-    goto out;
-oom:
-    l->failed = 1;
-    sp_fail(&l->err, SP_EXIT_INPUT, "%s: out of memory", l->name);
-out:
-    if (rings) {
-        ring_destroy(&in);
-        ring_destroy(&out);
-    }
-    free(first);
-    free(p.gz);
-    ZSTD_freeDCtx(p.zs);
-    EVP_MD_CTX_free(blob);
-    EVP_MD_CTX_free(diff);
+    if (j)
+        job_free(j);
+    free(j);
     if (l->failed) {
         itree_free(l->delta);
         l->delta = NULL;

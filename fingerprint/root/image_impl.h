@@ -3,6 +3,10 @@
  * one layer; image_tree.c: the kept tree and the merge; image_root.c: the
  * root backend).  Not for probes: they see only struct root.
  *
+ * Calls go one way, with no cycle: image_root.c uses every other file;
+ * image_source.c and image_blob.c use image_tree.c (image_blob.c also
+ * image_keep.c); image_keep.c uses image_tree.c; image_tree.c only root.c.
+ *
  * Memory rule for the whole image code: every struct here owns what its
  * pointers point to, and is released by its own *_free function.
  */
@@ -158,7 +162,7 @@ void itree_free(struct itree *t);
 /* itree_normalise: check and normalise a tar entry name into OUT (no
  * leading "./", no "." components, no trailing slash; "" is the root).
  * -1 with a message in WHY for an absolute name, a ".." component, or a
- * name longer than the limit. */
+ * name longer than L->name_max (the only field of L it reads). */
 int itree_normalise(const char *name, const struct image_limits *l, char *out,
                     size_t outsz, const char **why);
 /* itree_add: the node for normalised PATH in a layer delta, created (with

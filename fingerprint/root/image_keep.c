@@ -2,54 +2,18 @@
  * The probes read a few kinds of file (os-release, dpkg and rpm databases,
  * Python metadata, interpreter binaries for their version string, torch and
  * Neuron markers, CUDA and EFA version files); everything else keeps only
- * its name, type, mode and size.  The rules are patterns, generous on
- * purpose so that a probe reading one more file of the same kind still
- * finds it.  image_keep() must not read anything: a pure function of the
- * path.  A probe names paths, not entries: image_keep_aliases() walks the
- * merged tree through its symlinks and lists the files a kept path reaches
- * only through a link (`etc -> usr/share/etc` holding os-release), whose
+ * its name, type, mode and size.  The rules are the patterns each probe
+ * declares in its row of the probe table (fingerprint/probes/probes.c),
+ * whose union the caller passes in struct image_limits.keep; this file
+ * holds no list of its own.  image_keep() must not read anything: a pure
+ * function of the path.  A probe names paths, not entries:
+ * image_keep_aliases() walks the merged tree through its symlinks and lists
+ * the files a kept path reaches only through a link (`etc -> usr/share/etc` holding os-release), whose
  * layers image_root.c then reads once more for their content. */
 #include "fingerprint/root/image_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Patterns over the whole path (no leading slash); '*' does not cross '/'. */
-static const char *const anchored[] = {
-    ".dockerenv", "run/.containerenv",
-    "etc/os-release", "usr/lib/os-release", "etc/*-release", "etc/*_version",
-    "etc/hostname", "etc/environment", "etc/hosts", "etc/resolv.conf",
-    "var/lib/dpkg/status", "var/lib/dpkg/status.d/*",
-    "var/lib/rpm/*", "usr/lib/sysimage/rpm/*",
-    "opt/aws/neuron/*", "opt/aws/neuron/*/*.txt", "opt/aws/neuron/*/*.json",
-    "opt/aws/neuron/*/version*",
-    "usr/local/cuda*/version.json", "usr/local/cuda*/version.txt",
-    "usr/local/cuda*/include/cuda.h",
-    "opt/amazon/efa_installed_packages", "opt/amazon/efa/*/version*",
-    "var/lib/dkms/*/*/source/dkms.conf", "usr/src/*/dkms.conf",
-    "proc/driver/nvidia/version",
-};
-
-/* Patterns over the last components of the path (as many as the pattern
- * has), anywhere in the tree.  RECORD and installed-files.txt are left
- * out on purpose: they list every file (megabytes for torch) and no probe
- * reads them. */
-static const char *const suffix[] = {
-    "*.dist-info/METADATA", "*.dist-info/entry_points.txt", "*.dist-info/INSTALLER",
-    "*.dist-info/direct_url.json", "*.dist-info/top_level.txt", "*.dist-info/WHEEL",
-    "*.dist-info/REQUESTED",
-    "*.egg-info", "*.egg-info/PKG-INFO", "*.egg-info/entry_points.txt",
-    "*.egg-info/requires.txt", "*.egg-info/top_level.txt",
-    "pyvenv.cfg", "conda-meta/*.json", "conda-meta/history",
-    "bin/python*", "bin/pypy*", "sbin/python*", "libpython*.so*", "patchlevel.h",
-    "_sysconfigdata*.py", "python*/site.py", ".pyenv/version", ".python-version",
-    "torch/version.py", "torch/_version.py",
-    "*-packages/torch*/*.py", "*-packages/torch*/*.json", "*-packages/torch*/*.txt",
-    "*-packages/*neuron*/*.py", "*-packages/*neuron*/*.json", "*-packages/*neuron*/*.txt",
-    "*-packages/jax*/version.py", "*-packages/nki*/*.py",
-    "*-packages/*.pth",
-    "MODULE_*/compile_flags.json",     /* the Neuron compile cache's flags */
-};
 
 /* PAT against S: '*' matches any run of bytes but '/', every other byte
  * itself (fnmatch(3) with FNM_PATHNAME for these patterns, without its
@@ -84,16 +48,15 @@ static size_t components(const char *s)
     return n;
 }
 
-#define TAIL_MAX 4      /* components in the longest suffix pattern */
-
 uint64_t image_keep(const char *path, const struct image_limits *l)
 {
-    /* tails[k]: the last k components of PATH (NULL when it has fewer) */
-    const char *tails[TAIL_MAX + 1] = { NULL };
+    /* tails[k]: the last k components of PATH (NULL when it has fewer),
+     * found once: this runs once per tar entry */
+    const char *tails[SP_IMAGE_KEEP_TAIL_MAX + 1] = { NULL };
     size_t k = 0;
     const char *p = path + strlen(path);
     tails[0] = p;
-    while (k < TAIL_MAX) {
+    while (k < SP_IMAGE_KEEP_TAIL_MAX) {
         while (p > path && p[-1] != '/')
             p--;
         tails[++k] = p;
@@ -101,12 +64,14 @@ uint64_t image_keep(const char *path, const struct image_limits *l)
             break;
         p--;
     }
-    for (size_t i = 0; i < sizeof anchored / sizeof *anchored; i++)
-        if (glob(anchored[i], path))
-            return l->keep_file_max;
-    for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
-        size_t n = components(suffix[i]);
-        if (n <= TAIL_MAX && tails[n] && glob(suffix[i], tails[n]))
+    for (const char *const *pat = l->keep; pat && *pat; pat++) {
+        if ((*pat)[0] == '/') {
+            if (glob(*pat + 1, path))
+                return l->keep_file_max;
+            continue;
+        }
+        size_t n = components(*pat);
+        if (n <= SP_IMAGE_KEEP_TAIL_MAX && tails[n] && glob(*pat, tails[n]))
             return l->keep_file_max;
     }
     return 0;
@@ -114,14 +79,16 @@ uint64_t image_keep(const char *path, const struct image_limits *l)
 
 /* ---- paths reached through symlinks ---- */
 
-/* 1 when some anchored pattern has more components than directory PATH
- * and its first ones match PATH: a kept file may lie below it. */
-static int anchored_below(const char *path)
+/* 1 when some whole-path pattern of L has more components than directory
+ * PATH and its first ones match PATH: a kept file may lie below it. */
+static int anchored_below(const char *path, const struct image_limits *l)
 {
     size_t k = components(path);
-    char pre[128];
-    for (size_t i = 0; i < sizeof anchored / sizeof *anchored; i++) {
-        const char *a = anchored[i], *q = a;
+    char pre[SP_IMAGE_KEEP_PATTERN_MAX + 1];
+    for (const char *const *p = l->keep; p && *p; p++) {
+        if ((*p)[0] != '/')
+            continue;
+        const char *a = *p + 1, *q = a;
         for (size_t c = 0; *q; q++)
             if (*q == '/' && ++c == k)
                 break;
@@ -186,7 +153,7 @@ static int follow(struct walk *w, size_t ll, size_t cl, int hops)
     const struct inode *to = w->rs.stack[w->rs.depth - 1];
     if (to->type != IN_FILE && to->type != IN_DIR)
         return 0;
-    if (to->type == IN_DIR && !(w->below_max >= 0 || anchored_below(w->lp)))
+    if (to->type == IN_DIR && !(w->below_max >= 0 || anchored_below(w->lp, w->l)))
         return 0;
     char *saved = strdup(w->cp);
     if (saved == NULL)
@@ -239,7 +206,7 @@ static int walk_dir(struct walk *w, const struct inode *dir, size_t ll, size_t c
         if (k->type == IN_FILE && (below >= 0 || k->via))
             rc = want(w, k);
         else if (k->type == IN_DIR &&
-                 (below < 0 || below + 1 <= w->below_max || anchored_below(w->lp)))
+                 (below < 0 || below + 1 <= w->below_max || anchored_below(w->lp, w->l)))
             rc = walk_dir(w, k, l2, c2, below < 0 ? -1 : below + 1, hops);
         else if (k->type == IN_LINK && hops < SP_IMAGE_LINKS_MAX)
             rc = follow(w, l2, c2, hops);
@@ -281,9 +248,9 @@ int image_keep_aliases(struct itree *t, const struct image_limits *l,
     /* a suffix pattern of N components sees a symlink's own name for files
      * up to N - 1 levels below it: walk directories up to N - 2 below */
     size_t most = 1;
-    for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++)
-        if (components(suffix[i]) > most)
-            most = components(suffix[i]);
+    for (const char *const *p = l->keep; p && *p; p++)
+        if ((*p)[0] != '/' && components(*p) > most && components(*p) <= SP_IMAGE_KEEP_TAIL_MAX)
+            most = components(*p);
     w->below_max = (int)most - 2;
     int rc = walk_dir(w, &t->root, 0, 0, -1, 0);
     if (rc != 0) {

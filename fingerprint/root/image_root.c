@@ -43,6 +43,7 @@ void image_limits_default(struct image_limits *l)
     l->members_max = SP_IMAGE_ARCHIVE_MEMBERS_MAX;
     l->descriptors_max = SP_IMAGE_DESCRIPTORS_MAX;
     l->json_total_max = SP_IMAGE_JSON_TOTAL_MAX;
+    l->keep = NULL;
 }
 
 /* ---- path resolution (itree_resolve, image_tree.c) ---- */
@@ -390,6 +391,25 @@ int image_parse_spec(const char *spec, char **path, char **tag)
     return *path ? 0 : -1;
 }
 
+/* Merge the layers' deltas in order into IM's tree (OCI layer.md
+ * "Applying Changesets"), then read again the content kept paths reach
+ * only through symlinks.  -1 with E set. */
+static int merge_layers(struct image_impl *im, const struct image_limits *l, const char *path,
+                        struct sp_error *e)
+{
+    if ((im->tree = itree_new(l)) == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", path);
+    for (size_t i = 0; i < im->plan.nlayers; i++) {
+        struct image_layer *ly = &im->plan.layers[i];
+        int rc = itree_merge(im->tree, ly->delta, i, ly->name, e);
+        itree_free(ly->delta);
+        ly->delta = NULL;
+        if (rc != 0)
+            return -1;
+    }
+    return refetch_aliases(im, l, path, e);
+}
+
 struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e)
 {
     struct image_limits defaults;
@@ -400,10 +420,12 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
     struct image_impl *im = NULL;
     int store_ok = 0;
 
-    if (l == NULL) {
+    if (l == NULL)
         image_limits_default(&defaults);
-        l = &defaults;
-    }
+    else
+        defaults = *l;
+    defaults.keep = o->keep;
+    l = &defaults;
     if (image_check_platform(o->platform, e) != 0)
         return NULL;
     if (image_parse_spec(o->spec, &path, &tag) != 0) {
@@ -426,28 +448,16 @@ struct root *root_open_image(const struct image_open_opts *o, struct sp_error *e
     /* the limits must outlive the deltas' references: copy them */
     if (read_layers(im, o, l, e) != 0)
         goto fail;
-    if ((im->tree = itree_new(l)) == NULL) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", path);
-        goto fail;
-    }
-    for (size_t i = 0; i < im->plan.nlayers; i++) {
-        struct image_layer *ly = &im->plan.layers[i];
-        int rc = itree_merge(im->tree, ly->delta, i, ly->name, e);
-        itree_free(ly->delta);
-        ly->delta = NULL;
-        if (rc != 0)
-            goto fail;
-    }
-    if (refetch_aliases(im, l, path, e) != 0)
+    if (merge_layers(im, l, path, e) != 0)
         goto fail;
     im->tree->limits = NULL;          /* the caller's limits may not outlive this call */
     real = realpath(path, NULL);
-    size_t sl = strlen(real ? real : path) + (tag ? strlen(tag) + 1 : 0) + 8;
-    if ((r->subject = malloc(sl)) == NULL) {
+    if (asprintf(&r->subject, "image:%s%s%s", real ? real : path, tag ? ":" : "",
+                 tag ? tag : "") < 0) {
+        r->subject = NULL;
         sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", path);
         goto fail;
     }
-    snprintf(r->subject, sl, "image:%s%s%s", real ? real : path, tag ? ":" : "", tag ? tag : "");
     r->ops = &image_ops;
     r->kind = ROOT_IMAGE;
     r->live = 0;

@@ -79,6 +79,89 @@ static int cmp_member(const void *a, const void *b)
     return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
+/* A new member at the end of S's list (zeroed but for POS), or NULL with
+ * E set at the members bound or out of memory.  *CAP: slots allocated. */
+static struct archive_member *member_new(struct image_store *s, size_t *cap,
+                                         const struct image_limits *l, struct sp_error *e)
+{
+    if (s->nmembers >= l->members_max) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: more than %zu members", s->path, l->members_max);
+        return NULL;
+    }
+    if (s->nmembers == *cap) {
+        size_t nc = *cap ? *cap * 2 : 64;
+        struct archive_member *nm = realloc(s->members, nc * sizeof *nm);
+        if (nm == NULL) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+            return NULL;
+        }
+        s->members = nm;
+        *cap = nc;
+    }
+    struct archive_member *m = &s->members[s->nmembers];
+    memset(m, 0, sizeof *m);
+    m->pos = s->nmembers;
+    return m;
+}
+
+/* Member M's name, type, link and data region from tar entry ENT (A has
+ * just read its header).  -1 with E set. */
+static int member_fill(struct image_store *s, struct archive *a, struct archive_entry *ent,
+                       struct archive_member *m, struct sp_error *e)
+{
+    char name[SP_ROOT_PATH_MAX];
+    strip_name(archive_entry_pathname(ent), name, sizeof name);   /* fits: measured before */
+    m->name = strdup(name);
+    s->nmembers++;
+    if (m->name == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+    const char *hl = archive_entry_hardlink(ent);
+    mode_t ft = archive_entry_filetype(ent);
+    if (hl) {
+        if (strip_name(hl, name, sizeof name) != 0)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: member %.200s: hard link target longer "
+                           "than %d bytes", s->path, m->name, SP_ROOT_PATH_MAX - 1);
+        m->type = M_HARDLINK;
+        m->link = strdup(name);
+    } else if (ft == AE_IFLNK) {
+        m->type = M_LINK;
+        m->link = strdup(archive_entry_symlink(ent) ? archive_entry_symlink(ent) : "");
+    } else if (ft == AE_IFDIR) {
+        m->type = M_DIR;
+    } else if (ft == AE_IFREG && archive_entry_sparse_count(ent) == 0) {
+        m->type = M_FILE;
+        /* the tar reader has consumed the header(s): the data starts here */
+        m->offset = (uint64_t)archive_filter_bytes(a, 0);
+        m->size = archive_entry_size_is_set(ent) ? (uint64_t)archive_entry_size(ent) : 0;
+    } else {
+        m->type = M_OTHER;
+    }
+    if ((m->type == M_LINK || m->type == M_HARDLINK) && m->link == NULL)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+    return 0;
+}
+
+/* Sort S's members by name; later members win, as tar extraction does:
+ * keep the last of equal names. */
+static void members_sort(struct image_store *s)
+{
+    if (s->nmembers < 2)
+        return;
+    qsort(s->members, s->nmembers, sizeof *s->members, cmp_member);
+    size_t w = 0;
+    for (size_t i = 0; i < s->nmembers; i++) {
+        if (i + 1 < s->nmembers && strcmp(s->members[i].name, s->members[i + 1].name) == 0) {
+            free(s->members[i].name);
+            free(s->members[i].link);
+            continue;
+        }
+        s->members[w++] = s->members[i];
+    }
+    s->nmembers = w;
+}
+
+/* Index the tar S->fd once with libarchive: each member's name, type,
+ * link, and where its data lies, sorted by name. */
 static int index_tar(struct image_store *s, const struct image_limits *l, struct sp_error *e)
 {
     struct archive *a = archive_read_new();
@@ -95,88 +178,26 @@ static int index_tar(struct image_store *s, const struct image_limits *l, struct
         goto out;
     }
     while ((r = archive_read_next_header(a, &ent)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
-        char name[SP_ROOT_PATH_MAX];
         const char *raw = archive_entry_pathname(ent);
         if (raw == NULL) {
             sp_fail(e, SP_EXIT_INPUT, "%s: a member has no usable name", s->path);
             goto out;
         }
-        if (strlen(raw) >= sizeof name) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: a member name is longer than %zu bytes", s->path,
-                    sizeof name - 1);
+        if (strlen(raw) >= SP_ROOT_PATH_MAX) {
+            sp_fail(e, SP_EXIT_INPUT, "%s: a member name is longer than %d bytes", s->path,
+                    SP_ROOT_PATH_MAX - 1);
             goto out;
         }
-        if (s->nmembers >= l->members_max) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: more than %zu members", s->path, l->members_max);
+        struct archive_member *m = member_new(s, &cap, l, e);
+        if (m == NULL || member_fill(s, a, ent, m, e) != 0)
             goto out;
-        }
-        if (s->nmembers == cap) {
-            cap = cap ? cap * 2 : 64;
-            struct archive_member *nm = realloc(s->members, cap * sizeof *nm);
-            if (nm == NULL) {
-                sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
-                goto out;
-            }
-            s->members = nm;
-        }
-        struct archive_member *m = &s->members[s->nmembers];
-        memset(m, 0, sizeof *m);
-        m->pos = s->nmembers;
-        strip_name(raw, name, sizeof name);   /* fits: RAW was measured above */
-        m->name = strdup(name);
-        s->nmembers++;
-        if (m->name == NULL) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
-            goto out;
-        }
-        const char *hl = archive_entry_hardlink(ent);
-        mode_t ft = archive_entry_filetype(ent);
-        if (hl) {
-            if (strip_name(hl, name, sizeof name) != 0) {
-                sp_fail(e, SP_EXIT_INPUT, "%s: member %.200s: hard link target longer than "
-                        "%d bytes", s->path, m->name, SP_ROOT_PATH_MAX - 1);
-                goto out;
-            }
-            m->type = M_HARDLINK;
-            m->link = strdup(name);
-        } else if (ft == AE_IFLNK) {
-            m->type = M_LINK;
-            m->link = strdup(archive_entry_symlink(ent) ? archive_entry_symlink(ent) : "");
-        } else if (ft == AE_IFDIR) {
-            m->type = M_DIR;
-        } else if (ft == AE_IFREG && archive_entry_sparse_count(ent) == 0) {
-            m->type = M_FILE;
-            /* the tar reader has consumed the header(s): the data starts here */
-            m->offset = (uint64_t)archive_filter_bytes(a, 0);
-            m->size = archive_entry_size_is_set(ent) ? (uint64_t)archive_entry_size(ent) : 0;
-        } else {
-            m->type = M_OTHER;
-        }
-        if ((m->type == M_LINK || m->type == M_HARDLINK) && m->link == NULL) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
-            goto out;
-        }
     }
     if (r != ARCHIVE_EOF) {
         sp_fail(e, SP_EXIT_INPUT, "%s: not an OCI layout, OCI archive or docker-save "
                 "tarball (%s)", s->path, archive_error_string(a));
         goto out;
     }
-    /* later members win, as tar extraction does: keep the last of equal names */
-    if (s->nmembers > 1) {
-        qsort(s->members, s->nmembers, sizeof *s->members, cmp_member);
-        size_t w = 0;
-        for (size_t i = 0; i < s->nmembers; i++) {
-            if (i + 1 < s->nmembers &&
-                strcmp(s->members[i].name, s->members[i + 1].name) == 0) {
-                free(s->members[i].name);
-                free(s->members[i].link);
-                continue;
-            }
-            s->members[w++] = s->members[i];
-        }
-        s->nmembers = w;
-    }
+    members_sort(s);
     rc = 0;
 out:
     archive_read_free(a);
@@ -869,6 +890,87 @@ static int alloc_layers(struct image_plan *plan, size_t n, const struct image_li
 /* *MALFORMED is set to 1 when index.json itself is not an image index
  * (unparsable, or no "manifests" array: what Docker 25.0.0 and 25.0.1 wrote
  * into `docker save` archives), before anything else is read. */
+/* The layers of manifest MFILE (descriptors LAYERS; DIGEST names the
+ * manifest in messages) located in the layout, into PLAN. */
+static int oci_layers(struct image_store *s, const struct sp_node *layers, const char *mfile,
+                      const char *digest, const struct image_limits *l,
+                      struct image_plan *plan, struct sp_error *e)
+{
+    if (alloc_layers(plan, layers->count, l, s->path, e) != 0)
+        return -1;
+    for (size_t i = 0; i < layers->count; i++) {
+        struct desc ld;
+        struct image_layer *ly = &plan->layers[i];
+        if (parse_desc(layers->items[i], mfile, &ld, e) != 0)
+            return -1;
+        ly->comp = layer_comp(ld.media);
+        if ((int)ly->comp < 0)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s: layer %zu has media type '%.100s', not "
+                           "a tar (uncompressed, gzip or zstd)", s->path, mfile, i, ld.media);
+        snprintf(ly->want_digest, sizeof ly->want_digest, "%s", ld.digest);
+        ly->want_size = ld.size;
+        if (asprintf(&ly->name, "blobs/sha256/%s", ld.digest + 7) < 0) {
+            ly->name = NULL;
+            return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+        }
+        if (image_store_find(s, ly->name, &ly->blob) != 0)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s (layer %zu of manifest %s)", s->path,
+                           ly->name, errno == ENOENT ? "missing" : strerror(errno), i, digest);
+    }
+    return 0;
+}
+
+/* The image manifest CH names (image-spec manifest.md), parsed into *MAN
+ * (the caller frees it, also on error): verified, its config descriptor
+ * into *CD (borrowed from *MAN), its layers into PLAN.  -1 with E set. */
+static int oci_manifest(struct image_store *s, const struct cand *ch,
+                        const struct image_limits *l, struct image_plan *plan,
+                        struct sp_node **man_out, struct desc *cd, struct sp_error *e)
+{
+    struct sp_node *man = *man_out = read_blob_json(s, ch->digest, ch->size, l, NULL, NULL, e);
+    if (man == NULL)
+        return -1;
+    char mfile[128];
+    snprintf(mfile, sizeof mfile, "blobs/sha256/%s", ch->digest + 7);
+    if (unambiguous(s, man, mfile, 0, ch->media, e) != 0)
+        return -1;
+    const struct sp_node *sv = sp_node_get(man, "schemaVersion", NULL);
+    const struct sp_node *layers = sp_node_get(man, "layers", NULL);
+    if (sv == NULL || sv->kind != SP_NODE_SCALAR || sv->quoted || strcmp(sv->value, "2") != 0 ||
+        layers == NULL || layers->kind != SP_NODE_SEQ)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: not an image manifest (schemaVersion 2, "
+                       "layers)", s->path, mfile);
+    if (parse_desc(sp_node_get(man, "config", NULL), mfile, cd, e) != 0)
+        return -1;
+    snprintf(plan->config_digest, sizeof plan->config_digest, "%s", cd->digest);
+    return oci_layers(s, layers, mfile, ch->digest, l, plan, e);
+}
+
+/* The config CD names (image-spec config.md) into PLAN; its platform
+ * checked when the user named one. */
+static int oci_config(struct image_store *s, const struct desc *cd, const struct platform *p,
+                      int explicit_platform, const struct image_limits *l,
+                      struct image_plan *plan, struct sp_error *e)
+{
+    struct sp_node *cfg = read_blob_json(s, cd->digest, cd->size, l, NULL, NULL, e);
+    if (cfg == NULL)
+        return -1;
+    char cfile[128];
+    snprintf(cfile, sizeof cfile, "blobs/sha256/%s", cd->digest + 7);
+    int rc = parse_config(s, cfile, cfg, plan, e);
+    sp_node_free(cfg);
+    if (rc == 0 && explicit_platform &&
+        !platform_matches(p, plan->os, plan->architecture, plan->variant))
+        rc = sp_fail(e, SP_EXIT_INPUT, "%s: the image is %s/%s, not the platform asked for "
+                     "(%s/%s%s%s)", s->path, plan->os, plan->architecture, p->os, p->arch,
+                     p->variant[0] ? "/" : "", p->variant);
+    return rc;
+}
+
+/* An OCI image layout (image-layout.md, image-index.md): choose the image
+ * from index.json (and the indexes it names) by TAG and platform P, and
+ * read its manifest and config into PLAN.  *MALFORMED is set when
+ * index.json itself cannot be read as an index. */
 static int plan_oci(struct image_store *s, const char *tag, const struct platform *p,
                     int explicit_platform, const struct image_limits *l,
                     struct image_plan *plan, int *malformed, struct sp_error *e)
@@ -876,7 +978,7 @@ static int plan_oci(struct image_store *s, const char *tag, const struct platfor
     char *buf = NULL;
     size_t len;
     struct cands c = { 0 };
-    struct sp_node *idx = NULL, *man = NULL, *cfg = NULL;
+    struct sp_node *idx = NULL, *man = NULL;
     int rc = -1;
     size_t which, seen = 0;
 
@@ -885,7 +987,6 @@ static int plan_oci(struct image_store *s, const char *tag, const struct platfor
         return -1;
     idx = sp_node_parse(buf, len, "index.json", e);
     free(buf);
-    buf = NULL;
     if (idx == NULL || index_manifests(s, idx, "index.json", NULL, e) == NULL) {
         *malformed = 1;
         goto out;
@@ -894,81 +995,24 @@ static int plan_oci(struct image_store *s, const char *tag, const struct platfor
         choose(s, "index.json", &c, tag, p, explicit_platform, &which, e) != 0)
         goto out;
     const struct cand *ch = &c.v[which];
-    if (c.n > 1 || tag) {
+    if (c.n > 1) {
         char pl[200], note[512];
         describe_platform(ch, pl, sizeof pl);
         snprintf(note, sizeof note, "%zu of %zu: %s%s%s, manifest %s", which + 1, c.n, pl,
                  ch->ref ? ", tag " : "", ch->ref ? ch->ref : "", ch->digest);
-        if (c.n > 1)
-            plan->choice = strdup(note);
+        plan->choice = strdup(note);
     }
     plan->ref = dup_or_null(ch->ref);
     plan->manifest_source = "oci-index";
     plan->evidence = strdup("index.json");
     snprintf(plan->manifest_digest, sizeof plan->manifest_digest, "%s", ch->digest);
-    man = read_blob_json(s, ch->digest, ch->size, l, NULL, NULL, e);
-    if (man == NULL)
-        goto out;
-    char mfile[128];
-    snprintf(mfile, sizeof mfile, "blobs/sha256/%s", ch->digest + 7);
-    if (unambiguous(s, man, mfile, 0, ch->media, e) != 0)
-        goto out;
-    const struct sp_node *sv = sp_node_get(man, "schemaVersion", NULL);
-    const struct sp_node *layers = sp_node_get(man, "layers", NULL);
     struct desc cd;
-    if (sv == NULL || sv->kind != SP_NODE_SCALAR || sv->quoted || strcmp(sv->value, "2") != 0 ||
-        layers == NULL || layers->kind != SP_NODE_SEQ) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: %s: not an image manifest (schemaVersion 2, layers)",
-                s->path, mfile);
-        goto out;
-    }
-    if (parse_desc(sp_node_get(man, "config", NULL), mfile, &cd, e) != 0)
-        goto out;
-    snprintf(plan->config_digest, sizeof plan->config_digest, "%s", cd.digest);
-    if (alloc_layers(plan, layers->count, l, s->path, e) != 0)
-        goto out;
-    for (size_t i = 0; i < layers->count; i++) {
-        struct desc ld;
-        struct image_layer *ly = &plan->layers[i];
-        if (parse_desc(layers->items[i], mfile, &ld, e) != 0)
-            goto out;
-        ly->comp = layer_comp(ld.media);
-        if ((int)ly->comp < 0) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: %s: layer %zu has media type '%.100s', not a tar "
-                    "(uncompressed, gzip or zstd)", s->path, mfile, i, ld.media);
-            goto out;
-        }
-        snprintf(ly->want_digest, sizeof ly->want_digest, "%s", ld.digest);
-        ly->want_size = ld.size;
-        if (asprintf(&ly->name, "blobs/sha256/%s", ld.digest + 7) < 0) {
-            ly->name = NULL;
-            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
-            goto out;
-        }
-        if (image_store_find(s, ly->name, &ly->blob) != 0) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s (layer %zu of manifest %s)", s->path,
-                    ly->name, errno == ENOENT ? "missing" : strerror(errno), i, ch->digest);
-            goto out;
-        }
-    }
-    cfg = read_blob_json(s, cd.digest, cd.size, l, NULL, NULL, e);
-    if (cfg == NULL)
-        goto out;
-    char cfile[128];
-    snprintf(cfile, sizeof cfile, "blobs/sha256/%s", cd.digest + 7);
-    if (parse_config(s, cfile, cfg, plan, e) != 0)
-        goto out;
-    if (explicit_platform && !platform_matches(p, plan->os, plan->architecture, plan->variant)) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: the image is %s/%s, not the platform asked for (%s/%s%s%s)",
-                s->path, plan->os, plan->architecture, p->os, p->arch,
-                p->variant[0] ? "/" : "", p->variant);
-        goto out;
-    }
-    rc = 0;
+    if (oci_manifest(s, ch, l, plan, &man, &cd, e) == 0 &&
+        oci_config(s, &cd, p, explicit_platform, l, plan, e) == 0)
+        rc = 0;
 out:
     sp_node_free(idx);
     sp_node_free(man);
-    sp_node_free(cfg);
     cands_free(&c);
     return rc;
 }
@@ -993,8 +1037,9 @@ static int safe_member_name(const char *n)
 {
     char tmp[SP_ROOT_PATH_MAX];
     const char *why;
-    struct image_limits l;
-    image_limits_default(&l);
+    /* the default name bound whatever the caller's limits: itree_normalise
+     * reads only name_max */
+    const struct image_limits l = { .name_max = SP_IMAGE_NAME_MAX };
     return n && itree_normalise(n, &l, tmp, sizeof tmp, &why) == 0 && tmp[0];
 }
 
@@ -1053,184 +1098,246 @@ static const char *entry_tag(const struct sp_node *ent, const char *tag)
     return NULL;
 }
 
-static int plan_docker(struct image_store *s, const char *tag, const struct platform *p,
-                       int explicit_platform, const struct image_limits *l,
-                       struct image_plan *plan, struct sp_error *e)
+/* manifest.json of a `docker save` archive, parsed: a non-empty array of at
+ * most L->descriptors_max entries.  NULL with E set. */
+static struct sp_node *docker_manifest(struct image_store *s, const struct image_limits *l,
+                                       struct sp_error *e)
 {
+    const char *F = "manifest.json";
     char *buf = NULL;
     size_t len;
-    struct sp_node *doc = NULL, *cfg = NULL;
-    int rc = -1;
-    const char *F = "manifest.json";
-
     if (image_store_read(s, F, l->json_max, &buf, &len, e) != 0)
-        return -1;
-    doc = sp_node_parse(buf, len, F, e);
+        return NULL;
+    struct sp_node *doc = sp_node_parse(buf, len, F, e);
     free(buf);
-    buf = NULL;
     if (doc == NULL)
-        goto out;
-    if (doc->kind != SP_NODE_SEQ) {
+        return NULL;
+    if (doc->kind != SP_NODE_SEQ)
         sp_fail(e, SP_EXIT_INPUT, "%s: %s: not a JSON array", s->path, F);
-        goto out;
-    }
-    if (doc->count == 0) {
+    else if (doc->count == 0)
         sp_fail(e, SP_EXIT_INPUT, "%s: %s: no images", s->path, F);
-        goto out;
-    }
-    if (doc->count > l->descriptors_max) {
+    else if (doc->count > l->descriptors_max)
         sp_fail(e, SP_EXIT_INPUT, "%s: %s: more than %zu entries", s->path, F,
                 l->descriptors_max);
-        goto out;
+    else
+        return doc;
+    sp_node_free(doc);
+    return NULL;
+}
+
+/* The entry of manifest.json chosen so far. */
+struct docker_pick {
+    size_t chosen;                /* index into manifest.json */
+    const char *ref;              /* its tag, or NULL (borrowed from the document) */
+    size_t matches;               /* entries TAG names (all entries when no TAG) */
+    char alltags[512];            /* every tag, for messages (cut when long) */
+};
+
+/* Scan entry ENT's RepoTags: its first tag (*FIRST), the one TAG names
+ * (*HIT), every tag appended to K->alltags. */
+static void docker_entry_tags(const struct sp_node *ent, const char *tag, struct docker_pick *k,
+                              size_t *o, const char **first, const char **hit)
+{
+    const struct sp_node *tags = sp_node_get(ent, "RepoTags", NULL);
+    *first = *hit = NULL;
+    if (tags == NULL || tags->kind != SP_NODE_SEQ)
+        return;
+    for (size_t t = 0; t < tags->count; t++) {
+        const struct sp_node *tv = tags->items[t];
+        if (tv->kind != SP_NODE_SCALAR || !tv->quoted)
+            continue;
+        if (*first == NULL)
+            *first = tv->value;
+        if (tag && *hit == NULL && tag_matches(tv->value, tag))
+            *hit = tv->value;
+        if (*o + 1 < sizeof k->alltags) {
+            int n = snprintf(k->alltags + *o, sizeof k->alltags - *o, "%s%s", *o ? ", " : "",
+                             tv->value);
+            if (n > 0)
+                *o += (size_t)n < sizeof k->alltags - *o ? (size_t)n : sizeof k->alltags - *o - 1;
+        }
     }
-    /* candidates: entries whose RepoTags match TAG (all when no TAG) */
-    size_t chosen = (size_t)-1, matches = 0;
-    const char *chosen_ref = NULL;
-    char alltags[512] = "";
+}
+
+/* The candidates: entries whose RepoTags match TAG (all when no TAG); the
+ * first of them into K.  -1 with E set for an entry that is not an object
+ * or a TAG no entry has. */
+static int docker_by_tag(struct image_store *s, const struct sp_node *doc, const char *tag,
+                         struct docker_pick *k, struct sp_error *e)
+{
     size_t o = 0;
+    k->chosen = (size_t)-1;
+    k->ref = NULL;
+    k->matches = 0;
+    k->alltags[0] = '\0';
     for (size_t i = 0; i < doc->count; i++) {
         const struct sp_node *ent = doc->items[i];
-        if (ent->kind != SP_NODE_MAP) {
-            sp_fail(e, SP_EXIT_INPUT, "%s:%zu: %s: an entry is not an object", F, ent->line, s->path);
-            goto out;
-        }
-        const struct sp_node *tags = sp_node_get(ent, "RepoTags", NULL);
-        const char *first = NULL, *hit = NULL;
-        if (tags && tags->kind == SP_NODE_SEQ)
-            for (size_t t = 0; t < tags->count; t++) {
-                const struct sp_node *tv = tags->items[t];
-                if (tv->kind != SP_NODE_SCALAR || !tv->quoted)
-                    continue;
-                if (first == NULL)
-                    first = tv->value;
-                if (tag && hit == NULL && tag_matches(tv->value, tag))
-                    hit = tv->value;
-                if (o + 1 < sizeof alltags) {
-                    int n = snprintf(alltags + o, sizeof alltags - o, "%s%s", o ? ", " : "", tv->value);
-                    if (n > 0)
-                        o += (size_t)n < sizeof alltags - o ? (size_t)n : sizeof alltags - o - 1;
-                }
-            }
-        if (tag ? hit != NULL : 1) {
-            if (matches++ == 0) {
-                chosen = i;
-                chosen_ref = tag ? hit : first;
-            }
+        if (ent->kind != SP_NODE_MAP)
+            return sp_fail(e, SP_EXIT_INPUT, "manifest.json:%zu: %s: an entry is not an object",
+                           ent->line, s->path);
+        const char *first, *hit;
+        docker_entry_tags(ent, tag, k, &o, &first, &hit);
+        if ((tag == NULL || hit != NULL) && k->matches++ == 0) {
+            k->chosen = i;
+            k->ref = tag ? hit : first;
         }
     }
-    if (tag && matches == 0) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: no image tagged '%s' (tags: %s)", s->path, tag,
-                alltags[0] ? alltags : "none");
-        goto out;
+    if (tag && k->matches == 0)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: no image tagged '%s' (tags: %s)", s->path, tag,
+                       k->alltags[0] ? k->alltags : "none");
+    return 0;
+}
+
+/* Several candidates: the one whose config is for platform P (reading each
+ * candidate's config), into K, and the note of the choice into PLAN.  -1
+ * with E set when none or several match. */
+static int docker_by_platform(struct image_store *s, const struct sp_node *doc, const char *tag,
+                              const struct platform *p, const struct image_limits *l,
+                              struct docker_pick *k, struct image_plan *plan, struct sp_error *e)
+{
+    size_t found = 0, pick = 0;
+    for (size_t i = 0; i < doc->count; i++) {
+        const char *cf = str_at(doc->items[i], "Config");
+        if (cf == NULL || !safe_member_name(cf) || (tag && !entry_tag(doc->items[i], tag)))
+            continue;
+        char *buf;
+        size_t len;
+        if (image_store_read(s, cf, l->json_max, &buf, &len, e) != 0)
+            return -1;
+        struct sp_node *c = sp_node_parse(buf, len, cf, e);
+        free(buf);
+        if (c == NULL)
+            return -1;
+        if (platform_matches(p, str_at(c, "os"), str_at(c, "architecture"), str_at(c, "variant")))
+            if (found++ == 0)
+                pick = i;
+        sp_node_free(c);
     }
-    if (matches > 1) {
-        /* narrow by platform: read each candidate's config */
-        size_t found = 0, pick = 0;
-        for (size_t i = 0; i < doc->count; i++) {
-            const char *cf = str_at(doc->items[i], "Config");
-            if (cf == NULL || !safe_member_name(cf) || (tag && !entry_tag(doc->items[i], tag)))
-                continue;
-            if (image_store_read(s, cf, l->json_max, &buf, &len, e) != 0)
-                goto out;
-            struct sp_node *c = sp_node_parse(buf, len, cf, e);
-            free(buf);
-            buf = NULL;
-            if (c == NULL)
-                goto out;
-            if (platform_matches(p, str_at(c, "os"), str_at(c, "architecture"), str_at(c, "variant")))
-                if (found++ == 0)
-                    pick = i;
-            sp_node_free(c);
-        }
-        if (found != 1) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: %zu images %s platform %s/%s; name one with :TAG "
-                    "(tags: %s)", s->path, found, found ? "match" : "for", p->os, p->arch,
-                    alltags[0] ? alltags : "none");
-            goto out;
-        }
-        chosen = pick;
-        const struct sp_node *tags = sp_node_get(doc->items[pick], "RepoTags", NULL);
-        chosen_ref = tag ? entry_tag(doc->items[pick], tag)
-                   : tags && tags->kind == SP_NODE_SEQ && tags->count &&
-                     tags->items[0]->kind == SP_NODE_SCALAR ? tags->items[0]->value : NULL;
-        char note[256];
-        snprintf(note, sizeof note, "%zu of %zu entries of manifest.json: %s/%s", pick + 1,
-                 doc->count, p->os, p->arch);
-        plan->choice = strdup(note);
-    }
-    const struct sp_node *ent = doc->items[chosen];
-    const char *config = str_at(ent, "Config");
-    const struct sp_node *layers = sp_node_get(ent, "Layers", NULL);
-    if (config == NULL || layers == NULL || layers->kind != SP_NODE_SEQ) {
-        sp_fail(e, SP_EXIT_INPUT, "%s:%zu: %s: entry without Config and Layers", F, ent->line,
-                s->path);
-        goto out;
-    }
-    if (!safe_member_name(config)) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: %s: Config '%.100s' is not a relative name inside the "
-                "archive", s->path, F, config);
-        goto out;
-    }
-    plan->ref = dup_or_null(chosen_ref);
-    plan->manifest_source = "docker-archive";
-    plan->evidence = strdup("manifest.json (synthesised)");
-    if (image_store_read(s, config, l->json_max, &buf, &len, e) != 0)
-        goto out;
-    image_sha256_digest(buf, len, plan->config_digest);
+    if (found != 1)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %zu images %s platform %s/%s; name one with :TAG "
+                       "(tags: %s)", s->path, found, found ? "match" : "for", p->os, p->arch,
+                       k->alltags[0] ? k->alltags : "none");
+    k->chosen = pick;
+    const struct sp_node *tags = sp_node_get(doc->items[pick], "RepoTags", NULL);
+    k->ref = tag ? entry_tag(doc->items[pick], tag)
+           : tags && tags->kind == SP_NODE_SEQ && tags->count &&
+             tags->items[0]->kind == SP_NODE_SCALAR ? tags->items[0]->value : NULL;
+    char note[256];
+    snprintf(note, sizeof note, "%zu of %zu entries of manifest.json: %s/%s", pick + 1,
+             doc->count, p->os, p->arch);
+    plan->choice = strdup(note);
+    return 0;
+}
+
+/* The config blob CONFIG: its sha256 into PLAN (checked against the hex
+ * its name holds, when it holds one), its size into *SIZE, parsed into
+ * *CFG.  -1 with E set. */
+static int docker_config(struct image_store *s, const char *config, const struct image_limits *l,
+                         struct image_plan *plan, uint64_t *size, struct sp_node **cfg,
+                         struct sp_error *e)
+{
+    char *buf;
+    size_t len;
     char hex[SP_SHA256_HEX_LEN + 1];
+    if (image_store_read(s, config, l->json_max, &buf, &len, e) != 0)
+        return -1;
+    image_sha256_digest(buf, len, plan->config_digest);
     if (hex_of_name(config, hex) && strcmp(plan->config_digest + 7, hex) != 0) {
-        sp_fail(e, SP_EXIT_VERIFY, "%s: %s: sha256 is %s, its name says sha256:%s", s->path,
-                config, plan->config_digest, hex);
-        goto out;
+        free(buf);
+        return sp_fail(e, SP_EXIT_VERIFY, "%s: %s: sha256 is %s, its name says sha256:%s",
+                       s->path, config, plan->config_digest, hex);
     }
-    uint64_t config_size = len;
-    cfg = sp_node_parse(buf, len, config, e);
+    *size = len;
+    *cfg = sp_node_parse(buf, len, config, e);
     free(buf);
-    buf = NULL;
-    if (cfg == NULL)
-        goto out;
-    if (cfg->kind != SP_NODE_MAP) {
-        sp_fail(e, SP_EXIT_INPUT, "%s: %s: not a JSON object", s->path, config);
-        goto out;
-    }
+    if (*cfg == NULL)
+        return -1;
+    if ((*cfg)->kind != SP_NODE_MAP)
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: not a JSON object", s->path, config);
+    return 0;
+}
+
+/* The layers LAYERS (member names) located in the archive, into PLAN. */
+static int docker_layers(struct image_store *s, const struct sp_node *layers,
+                         const struct image_limits *l, struct image_plan *plan,
+                         struct sp_error *e)
+{
+    const char *F = "manifest.json";
+    char hex[SP_SHA256_HEX_LEN + 1];
     if (alloc_layers(plan, layers->count, l, s->path, e) != 0)
-        goto out;
+        return -1;
     for (size_t i = 0; i < layers->count; i++) {
         const struct sp_node *ln = layers->items[i];
         struct image_layer *ly = &plan->layers[i];
-        if (ln->kind != SP_NODE_SCALAR || !ln->quoted || !safe_member_name(ln->value)) {
-            sp_fail(e, SP_EXIT_INPUT, "%s:%zu: %s: layer %zu is not a relative name inside the "
-                    "archive", F, ln->line, s->path, i);
-            goto out;
-        }
+        if (ln->kind != SP_NODE_SCALAR || !ln->quoted || !safe_member_name(ln->value))
+            return sp_fail(e, SP_EXIT_INPUT, "%s:%zu: %s: layer %zu is not a relative name "
+                           "inside the archive", F, ln->line, s->path, i);
         /* the whole name is looked up (safe_member_name bounds it) */
-        if ((ly->name = strdup(ln->value)) == NULL) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
-            goto out;
-        }
+        if ((ly->name = strdup(ln->value)) == NULL)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
         ly->comp = COMP_SNIFF;
         if (strncmp(ln->value, "blobs/sha256/", 13) == 0 && hex_of_name(ln->value, hex))
             snprintf(ly->want_digest, sizeof ly->want_digest, "sha256:%s", hex);
-        if (image_store_find(s, ly->name, &ly->blob) != 0) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s (layer %zu of %s)", s->path, ly->name,
-                    errno == ENOENT ? "missing" : strerror(errno), i, F);
-            goto out;
-        }
+        if (image_store_find(s, ly->name, &ly->blob) != 0)
+            return sp_fail(e, SP_EXIT_INPUT, "%s: %s: %s (layer %zu of %s)", s->path, ly->name,
+                           errno == ENOENT ? "missing" : strerror(errno), i, F);
     }
-    if (parse_config(s, config, cfg, plan, e) != 0)
+    return 0;
+}
+
+/* The chosen entry ENT: its config and layers into PLAN, its platform
+ * checked when the user named one, its manifest synthesised. */
+static int docker_entry(struct image_store *s, const struct sp_node *ent, const char *ref,
+                        const struct platform *p, int explicit_platform,
+                        const struct image_limits *l, struct image_plan *plan,
+                        struct sp_error *e)
+{
+    const char *F = "manifest.json";
+    const char *config = str_at(ent, "Config");
+    const struct sp_node *layers = sp_node_get(ent, "Layers", NULL);
+    if (config == NULL || layers == NULL || layers->kind != SP_NODE_SEQ)
+        return sp_fail(e, SP_EXIT_INPUT, "%s:%zu: %s: entry without Config and Layers", F,
+                       ent->line, s->path);
+    if (!safe_member_name(config))
+        return sp_fail(e, SP_EXIT_INPUT, "%s: %s: Config '%.100s' is not a relative name "
+                       "inside the archive", s->path, F, config);
+    plan->ref = dup_or_null(ref);
+    plan->manifest_source = "docker-archive";
+    plan->evidence = strdup("manifest.json (synthesised)");
+    struct sp_node *cfg = NULL;
+    uint64_t config_size = 0;
+    int rc = -1;
+    if (docker_config(s, config, l, plan, &config_size, &cfg, e) != 0 ||
+        docker_layers(s, layers, l, plan, e) != 0 ||
+        parse_config(s, config, cfg, plan, e) != 0)
         goto out;
     if (explicit_platform && !platform_matches(p, plan->os, plan->architecture, plan->variant)) {
         sp_fail(e, SP_EXIT_INPUT, "%s: the image is %s/%s, not the platform asked for (%s/%s)",
                 s->path, plan->os, plan->architecture, p->os, p->arch);
         goto out;
     }
-    if (synthesise_manifest(plan, config_size, e, s->path) != 0)
-        goto out;
-    rc = 0;
+    rc = synthesise_manifest(plan, config_size, e, s->path);
 out:
-    free(buf);
-    sp_node_free(doc);
     sp_node_free(cfg);
+    return rc;
+}
+
+/* A `docker save` archive read through its manifest.json (Docker's image
+ * save format): choose the entry by TAG, then by platform P when several
+ * remain, and read it into PLAN. */
+static int plan_docker(struct image_store *s, const char *tag, const struct platform *p,
+                       int explicit_platform, const struct image_limits *l,
+                       struct image_plan *plan, struct sp_error *e)
+{
+    struct sp_node *doc = docker_manifest(s, l, e);
+    if (doc == NULL)
+        return -1;
+    struct docker_pick k;
+    int rc = -1;
+    if (docker_by_tag(s, doc, tag, &k, e) == 0 &&
+        (k.matches <= 1 || docker_by_platform(s, doc, tag, p, l, &k, plan, e) == 0))
+        rc = docker_entry(s, doc->items[k.chosen], k.ref, p, explicit_platform, l, plan, e);
+    sp_node_free(doc);
     return rc;
 }
 

@@ -14,7 +14,8 @@
  * return 0, or -1 with errno set (ENOENT, EACCES, ELOOP, EFBIG past MAX,
  * EINVAL for a non-regular file, ENOTDIR, ENOMEM, E2BIG for too many entries;
  * ENOTSUP from an image root for a file whose content it did not keep: it
- * keeps only what the probes read, see fingerprint/root/image_keep.c).
+ * keeps only what the probes read: the paths the rows of the probe table
+ * declare, fingerprint/probes/probes.c, matched by fingerprint/root/image_keep.c).
  *
  * Memory: buffers and name lists returned are malloc'd and owned by the
  * caller (free with free() / root_names_free()).

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fingerprint/probes/probe.h"
 #include "fingerprint/root/image.h"
 #include "manifest/facts.h"
 
@@ -190,7 +191,8 @@ static const struct ent l1[] = {
 static struct root *open_at(const char *dir, const struct image_limits *l, unsigned threads,
                             struct sp_error *e)
 {
-    struct image_open_opts o = { .spec = dir, .limits = l, .threads = threads };
+    struct image_open_opts o = { .spec = dir, .limits = l, .threads = threads,
+                                 .keep = probe_read_patterns() };
     return root_open_image(&o, e);
 }
 
@@ -432,6 +434,8 @@ static void spec_and_keep(void **state)
     free(t);
     struct image_limits l;
     image_limits_default(&l);
+    assert_false(image_keep("etc/os-release", &l) > 0);     /* no patterns: nothing kept */
+    l.keep = probe_read_patterns();
     assert_true(image_keep("etc/os-release", &l) > 0);
     assert_true(image_keep("var/lib/dpkg/status", &l) > 0);
     assert_true(image_keep("opt/v/lib/python3.11/site-packages/a-1.dist-info/METADATA", &l) > 0);
