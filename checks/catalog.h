@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 #include "manifest/node.h"
 
 #define SP_CATALOG_MAX_BYTES (8u << 20)   /* largest catalog file read */

@@ -37,7 +37,7 @@
 
 #include <stddef.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 #include "manifest/facts.h"
 
 enum sp_change {

@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #include "checks/compare.h"
-#include "manifest/error.h"
+#include "common/error.h"
 
 enum sp_diff_format { SP_DIFF_TEXT, SP_DIFF_JSON, SP_DIFF_MARKDOWN };
 

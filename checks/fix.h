@@ -44,7 +44,7 @@
 
 #include <stddef.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 #include "manifest/facts.h"
 #include "checks/policy.h"
 

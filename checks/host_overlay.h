@@ -18,7 +18,7 @@
 #ifndef SP_HOST_OVERLAY_H
 #define SP_HOST_OVERLAY_H
 
-#include "manifest/error.h"
+#include "common/error.h"
 #include "manifest/facts.h"
 
 /* sp_host_key: 1 when KEY is a host fact (see above). */

@@ -42,7 +42,7 @@
 #include <stddef.h>
 
 #include "checks/catalog.h"
-#include "manifest/error.h"
+#include "common/error.h"
 #include "checks/specifier.h"
 
 #define SP_POLICY_MAX_BYTES (1u << 20)   /* largest policy file */

@@ -36,7 +36,7 @@
 
 #include <stddef.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 #include "checks/version.h"
 
 #define SP_SPECIFIER_TEXT_MAX 1024   /* bytes in one specifier set */

@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 
 #define SP_VERSION_TEXT_MAX 256     /* bytes in a version string */
 

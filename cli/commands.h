@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 
 /* Each subcommand: argv[0] is the subcommand's name; returns an exit status
  * of enum sp_exit. */

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 
 /* sp_read_fd: read FD from where it stands to its end into *BUF (*LEN
  * bytes), at most MAX bytes.  SIZE is the size expected (fstat's st_size;

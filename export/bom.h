@@ -31,7 +31,7 @@
 
 #include <stddef.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 #include "manifest/manifest.h"
 
 #define SP_BOM_PROPS_MAX 8   /* properties of one component */

@@ -28,7 +28,7 @@
 #include <openssl/evp.h>
 
 #include "manifest/dsse.h"
-#include "manifest/error.h"
+#include "common/error.h"
 
 #define SP_BOM_PREDICATE_TYPE "https://cyclonedx.org/bom"
 

@@ -27,7 +27,7 @@
 
 #include <stddef.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 
 #define SP_JW_DEPTH_MAX 16   /* nested objects and arrays */
 

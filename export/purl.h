@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 
 #define SP_PURL_QUALIFIERS_MAX 16   /* qualifiers one purl may carry */
 

@@ -138,6 +138,84 @@ static int is(const xmlChar *name, const char *want)
     return strcmp((const char *)name, want) == 0;
 }
 
+/* Where the start tag just read ends: "/>" (SELFCLOSE set, SLASH its
+ * offset) or ">" (TAG_END the offset after it).  0, or -1 when the tag's
+ * end is not where libxml2 says it is (the splice is then lost). */
+static int tag_close(struct pass *w, int *selfclose, size_t *slash, size_t *tag_end)
+{
+    size_t at = here(w);
+    if (at + 1 < w->len && w->buf[at] == '/' && w->buf[at + 1] == '>') {
+        *selfclose = 1;
+        *slash = at;
+    } else if (at < w->len && w->buf[at] == '>') {
+        *tag_end = at + 1;
+    } else {
+        w->lost = 1;
+        stop(w);
+        return -1;
+    }
+    return 0;
+}
+
+/* <testsuite>: a new suite, and where attach splices its properties. */
+static void start_suite(struct pass *w, struct frame *f)
+{
+    if (grow((void **)&w->suites, &w->capsuites, w->nsuites + 1, sizeof *w->suites) != 0) {
+        w->oom = 1;
+        return;
+    }
+    f->kind = SUITE;
+    f->suite = w->nsuites;
+    struct suite *s = &w->suites[w->nsuites++];
+    memset(s, 0, sizeof *s);
+    if (w->attach)
+        tag_close(w, &s->selfclose, &s->slash, &s->tag_end);
+}
+
+/* <testcase>, when listing: its "classname::name". */
+static void start_testcase(struct pass *w, struct frame *f, const xmlChar **attrs, int nattr)
+{
+    f->kind = TESTCASE;
+    char *cls = attr(attrs, nattr, "classname"), *nm = attr(attrs, nattr, "name");
+    size_t l = (cls ? strlen(cls) : 0) + (nm ? strlen(nm) : 0) + 3;
+    f->name = cls && nm ? malloc(l) : NULL;
+    if (f->name)
+        snprintf(f->name, l, "%s%s%s", cls, *cls ? "::" : "", nm);
+    else
+        w->oom = 1;
+    free(cls);
+    free(nm);
+}
+
+/* A suite's first <properties>: where it starts and ends. */
+static void start_properties(struct pass *w, struct frame *f, const struct frame *up)
+{
+    struct suite *s = &w->suites[up->suite];
+    f->kind = PROPS;
+    f->suite = up->suite;
+    s->has_props = 1;
+    s->props_start = tag_start(w, here(w));
+    tag_close(w, &s->props_selfclose, &s->props_slash, &s->props_tag_end);
+}
+
+/* A child of <properties>: one of ours (a stackprint.* property, replaced
+ * when attaching again) or another's (kept). */
+static void start_property(struct pass *w, struct frame *f, const struct frame *up,
+                           const xmlChar *name, const xmlChar **attrs, int nattr)
+{
+    f->kind = PROPS_CHILD;
+    f->suite = up->suite;
+    f->start = tag_start(w, here(w));
+    if (!is(name, "property"))
+        return;
+    char *n = attr(attrs, nattr, "name");
+    if (n == NULL)
+        w->oom = 1;
+    else
+        f->ours = strncmp(n, SP_JUNIT_PROPERTY_PREFIX, strlen(SP_JUNIT_PROPERTY_PREFIX)) == 0;
+    free(n);
+}
+
 static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
                      int nns, const xmlChar **ns, int nattr, int ndef, const xmlChar **attrs)
 {
@@ -166,70 +244,15 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
         up->failed |= is(name, "failure") || is(name, "error");
         up->skipped |= is(name, "skipped");
     }
-    if (is(name, "testsuite")) {
-        if (grow((void **)&w->suites, &w->capsuites, w->nsuites + 1, sizeof *w->suites) != 0) {
-            w->oom = 1;
-            stop(w);
-            return;
-        }
-        f->kind = SUITE;
-        f->suite = w->nsuites;
-        struct suite *s = &w->suites[w->nsuites++];
-        memset(s, 0, sizeof *s);
-        if (w->attach) {
-            size_t at = here(w);
-            if (at + 1 < w->len && w->buf[at] == '/' && w->buf[at + 1] == '>') {
-                s->selfclose = 1;
-                s->slash = at;
-            } else if (at < w->len && w->buf[at] == '>') {
-                s->tag_end = at + 1;
-            } else {
-                w->lost = 1;
-                stop(w);
-            }
-        }
-    } else if (is(name, "testcase") && w->sum) {
-        f->kind = TESTCASE;
-        char *cls = attr(attrs, nattr, "classname"), *nm = attr(attrs, nattr, "name");
-        size_t l = (cls ? strlen(cls) : 0) + (nm ? strlen(nm) : 0) + 3;
-        f->name = cls && nm ? malloc(l) : NULL;
-        if (f->name)
-            snprintf(f->name, l, "%s%s%s", cls, *cls ? "::" : "", nm);
-        else
-            w->oom = 1;
-        free(cls);
-        free(nm);
-    } else if (w->attach && up && up->kind == SUITE && is(name, "properties") &&
-               !w->suites[up->suite].has_props) {
-        struct suite *s = &w->suites[up->suite];
-        f->kind = PROPS;
-        f->suite = up->suite;
-        s->has_props = 1;
-        size_t at = here(w);
-        s->props_start = tag_start(w, at);
-        if (at + 1 < w->len && w->buf[at] == '/' && w->buf[at + 1] == '>') {
-            s->props_selfclose = 1;
-            s->props_slash = at;
-        } else if (at < w->len && w->buf[at] == '>') {
-            s->props_tag_end = at + 1;
-        } else {
-            w->lost = 1;
-            stop(w);
-        }
-    } else if (w->attach && up && up->kind == PROPS) {
-        f->kind = PROPS_CHILD;
-        f->suite = up->suite;
-        f->start = tag_start(w, here(w));
-        if (is(name, "property")) {
-            char *n = attr(attrs, nattr, "name");
-            if (n == NULL)
-                w->oom = 1;
-            else
-                f->ours = strncmp(n, SP_JUNIT_PROPERTY_PREFIX,
-                                  strlen(SP_JUNIT_PROPERTY_PREFIX)) == 0;
-            free(n);
-        }
-    }
+    if (is(name, "testsuite"))
+        start_suite(w, f);
+    else if (is(name, "testcase") && w->sum)
+        start_testcase(w, f, attrs, nattr);
+    else if (w->attach && up && up->kind == SUITE && is(name, "properties") &&
+             !w->suites[up->suite].has_props)
+        start_properties(w, f, up);
+    else if (w->attach && up && up->kind == PROPS)
+        start_property(w, f, up, name, attrs, nattr);
     if (w->oom)
         stop(w);
 }

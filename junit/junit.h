@@ -38,7 +38,7 @@
 
 #include <stddef.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 
 #define SP_JUNIT_MAX_BYTES (64u << 20)   /* largest report read (64 MiB) */
 #define SP_JUNIT_PROPERTY_PREFIX "stackprint."

@@ -18,7 +18,7 @@
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 
 #define SP_LIBXML_SONAME "libxml2.so.2"
 

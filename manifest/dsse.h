@@ -36,7 +36,7 @@
 #include <openssl/evp.h>
 
 #include "common/digest.h"
-#include "manifest/error.h"
+#include "common/error.h"
 #include "manifest/keys.h"
 #include "manifest/node.h"
 

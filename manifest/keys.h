@@ -26,7 +26,7 @@
 
 #include <openssl/evp.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 
 #define SP_KEY_MAX_BYTES (64u * 1024)   /* largest key file read */
 #define SP_KEYID_HEX_LEN 64             /* hex SHA-256 */

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "common/file.h"
-#include "manifest/error.h"
+#include "common/error.h"
 #include "manifest/facts.h"
 
 #define SP_MANIFEST_SCHEMA "stackprint/manifest/v2"

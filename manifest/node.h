@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 
 #define SP_NODE_DEPTH_MAX 16        /* nested mappings/sequences */
 #define SP_NODE_ITEMS_MAX 1000000   /* nodes in one document */

@@ -15,7 +15,7 @@
 
 #include <stdarg.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 #include "manifest/facts.h"
 #include "fingerprint/root/root.h"
 

@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 #include "manifest/facts.h"
 #include "fingerprint/root/root.h"
 

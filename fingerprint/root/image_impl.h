@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "manifest/error.h"
+#include "common/error.h"
 #include "fingerprint/root/image.h"
 
 #include "common/digest.h"       /* SP_DIGEST_LEN */

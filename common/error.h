@@ -1,4 +1,4 @@
-/* manifest/error.h: the error record every library function fills, and the
+/* common/error.h: the error record every library function fills, and the
  * exit statuses of stackprint(1).
  *
  * Library code never prints and never exits: it returns -1 after filling a

@@ -1,5 +1,5 @@
-/* manifest/error.c: filling struct sp_error; see error.h. */
-#include "manifest/error.h"
+/* common/error.c: filling struct sp_error; see error.h. */
+#include "common/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
