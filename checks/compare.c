@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks/version.h"
+#include "common/array.h"
 
 /* The reading order: the longest pattern KEY matches gives its group, and
  * that entry's place in this table orders keys inside the group (so the
@@ -202,14 +203,8 @@ void sp_diff_free(struct sp_diff *d)
 static int push(struct sp_diff *d, const char *key, const char *a, const char *b,
                 enum sp_change c)
 {
-    if (d->count == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 64;
-        struct sp_difference *n = realloc(d->items, cap * sizeof *n);
-        if (n == NULL)
-            return -1;
-        d->items = n;
-        d->cap = cap;
-    }
+    if (SP_ARRAY_RESERVE(d->items, d->cap, d->count + 1) != 0)
+        return -1;
     size_t r = entry_of(key);
     d->items[d->count++] = (struct sp_difference){
         .key = key, .old_value = a, .new_value = b, .change = c,

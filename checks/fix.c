@@ -11,6 +11,7 @@
 #include "checks/catalog.h"
 #include "checks/evaluate.h"
 #include "checks/version.h"
+#include "common/array.h"
 
 enum { G_LEGACY, G_DRIVER, G_RELOAD, G_RUNTIME, G_TOOLS, G_PIP_REMOVE, G_PIP, G_GROUPS };
 
@@ -72,14 +73,8 @@ static int add_step(struct sp_fix_plan *p, int group, const char *key, const cha
 static int add_step(struct sp_fix_plan *p, int group, const char *key, const char *installed,
                     const char *target, const char *fmt, ...)
 {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 16;
-        struct sp_fix_step *s = realloc(p->steps, cap * sizeof *s);
-        if (s == NULL)
-            return -1;
-        p->steps = s;
-        p->cap = cap;
-    }
+    if (SP_ARRAY_RESERVE(p->steps, p->cap, p->n + 1) != 0)
+        return -1;
     struct sp_fix_step *s = &p->steps[p->n];
     memset(s, 0, sizeof *s);
     va_list ap;

@@ -3,6 +3,7 @@
  * and their directions are checks/compare.c's, the verdicts
  * checks/evaluate.c's: nothing here compares versions. */
 #include "checks/fleet.h"
+#include "common/array.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -88,19 +89,6 @@ static int index_grow(const struct sp_fleet *f, size_t **slots, size_t *cap, siz
     return 0;
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    void *np = realloc(*p, ncap * size);
-    if (np == NULL)
-        return -1;
-    *p = np;
-    *cap = ncap;
-    return 0;
-}
-
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -120,8 +108,8 @@ int sp_fleet_add(struct sp_fleet *f, const char *file, struct manifest *m, struc
     char *name = sp_fleet_node_name(m, file);
     char *fcopy = sp_utf8_sanitize(file, strlen(file));
     if (name == NULL || fcopy == NULL ||
-        grow((void **)&f->nodes, &f->capnodes, f->nnodes, sizeof *f->nodes) != 0 ||
-        grow((void **)&f->stacks, &f->capstacks, f->nstacks, sizeof *f->stacks) != 0 ||
+        SP_ARRAY_RESERVE(f->nodes, f->capnodes, f->nnodes + 1) != 0 ||
+        SP_ARRAY_RESERVE(f->stacks, f->capstacks, f->nstacks + 1) != 0 ||
         index_grow(f, &f->name_slots, &f->name_cap, f->nnodes, node_key) != 0 ||
         index_grow(f, &f->stack_slots, &f->stack_cap, f->nstacks, stack_key) != 0) {
         free(name);
@@ -140,7 +128,7 @@ int sp_fleet_add(struct sp_fleet *f, const char *file, struct manifest *m, struc
     size_t si = *ss ? *ss - 1 : f->nstacks;
     struct sp_fleet_stack fresh = { 0 };
     struct sp_fleet_stack *s = *ss ? &f->stacks[si] : &fresh;
-    if (grow((void **)&s->nodes, &s->cap, s->count, sizeof *s->nodes) != 0) {
+    if (SP_ARRAY_RESERVE(s->nodes, s->cap, s->count + 1) != 0) {
         free(name);
         free(fcopy);
         return sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", file);
@@ -166,7 +154,7 @@ int sp_fleet_problem(struct sp_fleet *f, const char *file, const char *node, int
                                   node ? strdup(node) : NULL, code,
                                   sp_utf8_sanitize(msg, strlen(msg)) };
     if (p.file == NULL || p.msg == NULL || (node && p.node == NULL) ||
-        grow((void **)&f->problems, &f->capproblems, f->nproblems, sizeof *f->problems) != 0) {
+        SP_ARRAY_RESERVE(f->problems, f->capproblems, f->nproblems + 1) != 0) {
         free(p.file);
         free(p.node);
         free(p.msg);

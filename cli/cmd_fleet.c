@@ -18,6 +18,7 @@
 #include "checks/policy.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "common/array.h"
 #include "manifest/dsse.h"
 #include "manifest/manifest.h"
 
@@ -235,14 +236,8 @@ static int run_jobs(struct run *r)
 /* Queue PATH (an error message instead when ERROR is not NULL). */
 static int add_path(struct run *r, const char *path, const char *error)
 {
-    if (r->njobs == r->capjobs) {
-        size_t ncap = r->capjobs ? r->capjobs * 2 : 64;
-        struct job *nj = realloc(r->jobs, ncap * sizeof *nj);
-        if (nj == NULL)
-            return -1;
-        r->jobs = nj;
-        r->capjobs = ncap;
-    }
+    if (SP_ARRAY_RESERVE(r->jobs, r->capjobs, r->njobs + 1) != 0)
+        return -1;
     struct job j = { strdup(path), error ? strdup(error) : NULL };
     if (j.path == NULL || (error && j.error == NULL)) {
         free(j.path);
@@ -285,14 +280,8 @@ static int list_dir(struct run *r, const char *dir)
             skipped++;
             continue;
         }
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 64;
-            char **nn = realloc(names, ncap * sizeof *nn);
-            if (nn == NULL)
-                break;
-            names = nn;
-            cap = ncap;
-        }
+        if (SP_ARRAY_RESERVE(names, cap, n + 1) != 0)
+            break;
         if ((names[n] = strdup(de->d_name)) == NULL)
             break;
         n++;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "export/purl.h"
 
 static const char *const frameworks[] = {
@@ -31,14 +32,8 @@ static const char *get(const struct sp_bom *b, const char *key)
 static struct sp_bom_component *add(struct sp_bom *b, enum sp_bom_kind kind, const char *ref,
                                     const char *name, const char *version)
 {
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 64;
-        struct sp_bom_component *c = realloc(b->c, cap * sizeof *c);
-        if (c == NULL)
-            return NULL;
-        b->c = c;
-        b->cap = cap;
-    }
+    if (SP_ARRAY_RESERVE(b->c, b->cap, b->n + 1) != 0)
+        return NULL;
     struct sp_bom_component *c = &b->c[b->n];
     memset(c, 0, sizeof *c);
     c->kind = kind;

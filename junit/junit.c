@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "junit/libxml.h"
 
 #define DEPTH_MAX 4096          /* open elements tracked (libxml2 stops at 256) */
@@ -65,21 +66,6 @@ struct pass {
     int errors, err_line, err_column;
     char err[200];
 };
-
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 8;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, n * size);
-    if (q == NULL)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
 
 static void stop(struct pass *w)
 {
@@ -160,7 +146,7 @@ static int tag_close(struct pass *w, int *selfclose, size_t *slash, size_t *tag_
 /* <testsuite>: a new suite, and where attach splices its properties. */
 static void start_suite(struct pass *w, struct frame *f)
 {
-    if (grow((void **)&w->suites, &w->capsuites, w->nsuites + 1, sizeof *w->suites) != 0) {
+    if (SP_ARRAY_RESERVE(w->suites, w->capsuites, w->nsuites + 1) != 0) {
         w->oom = 1;
         return;
     }
@@ -226,7 +212,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
     struct pass *w = ((xmlParserCtxtPtr)ctx)->_private;
     if (w->oom || w->lost)
         return;
-    if (grow((void **)&w->frames, &w->capframes, w->depth + 1, sizeof *w->frames) != 0 ||
+    if (SP_ARRAY_RESERVE(w->frames, w->capframes, w->depth + 1) != 0 ||
         w->depth >= DEPTH_MAX) {
         w->oom = 1;
         stop(w);
@@ -314,7 +300,7 @@ static void on_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const 
         size_t from = f->start, to = here(w);
         while (from > s->props_tag_end && blank(w->buf[from - 1]))
             from--;
-        if (grow((void **)&s->rm, &s->caprm, s->nrm + 1, sizeof *s->rm) != 0) {
+        if (SP_ARRAY_RESERVE(s->rm, s->caprm, s->nrm + 1) != 0) {
             w->oom = 1;
             stop(w);
             return;
@@ -460,7 +446,7 @@ struct text {
 
 static void put(struct text *t, const char *s, size_t n)
 {
-    if (t->oom || grow((void **)&t->p, &t->cap, t->n + n + 1, 1) != 0) {
+    if (t->oom || sp_array_reserve(&t->p, &t->cap, t->n + n + 1, 1) != 0) {
         t->oom = 1;
         return;
     }
@@ -522,7 +508,7 @@ static void put_props(struct text *t, const struct junit_property *props, size_t
 static int add_edit(struct edit **ed, size_t *n, size_t *cap, size_t at, size_t del,
                     struct text *t)
 {
-    if (t->oom || grow((void **)ed, cap, *n + 1, sizeof **ed) != 0) {
+    if (t->oom || sp_array_reserve(ed, cap, *n + 1, sizeof **ed) != 0) {
         free(t->p);
         return -1;
     }

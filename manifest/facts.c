@@ -8,6 +8,7 @@
 
 #include <openssl/evp.h>
 
+#include "common/array.h"
 #include "common/digest.h"
 #include "common/utf8.h"
 
@@ -116,14 +117,8 @@ int factset_set(struct factset *fs, const char *key, const char *value,
         errno = ENOSPC;
         return -1;
     }
-    if (fs->count == fs->cap) {
-        size_t ncap = fs->cap ? fs->cap * 2 : 64;
-        struct fact *nf = realloc(fs->facts, ncap * sizeof *nf);
-        if (nf == NULL)
-            goto nomem;
-        fs->facts = nf;
-        fs->cap = ncap;
-    }
+    if (SP_ARRAY_RESERVE(fs->facts, fs->cap, fs->count + 1) != 0)
+        goto nomem;
     char *k = strdup(key);      /* the alphabet is ASCII: nothing to escape */
     if (k == NULL)
         goto nomem;
@@ -163,14 +158,8 @@ int factset_vwarn(struct factset *fs, const char *fmt, va_list ap)
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     if (n < 0)
         return -1;
-    if (fs->nwarnings == fs->capwarnings) {
-        size_t ncap = fs->capwarnings ? fs->capwarnings * 2 : 16;
-        char **nw = realloc(fs->warnings, ncap * sizeof *nw);
-        if (nw == NULL)
-            return -1;
-        fs->warnings = nw;
-        fs->capwarnings = ncap;
-    }
+    if (SP_ARRAY_RESERVE(fs->warnings, fs->capwarnings, fs->nwarnings + 1) != 0)
+        return -1;
     size_t len = strlen(buf);
     char *w = sp_utf8_sanitize(buf, len);
     if (w == NULL)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/array.h"
 #include "fingerprint/probes/probe.h"
 
 #define DPKG_STATUS "/var/lib/dpkg/status"
@@ -128,15 +129,9 @@ static void end_stanza(struct parse *p)
                     stanza_warn(p, at, "more than %d installed packages; the rest skipped "
                                 "(counted in " SP_FACTS_DROPPED_KEY ")", DPKG_PACKAGES_MAX);
             } else {
-                if (p->ndebs == p->cap) {
-                    size_t ncap = p->cap ? p->cap * 2 : 256;
-                    struct deb *nd = realloc(p->debs, ncap * sizeof *nd);
-                    if (nd == NULL) {
-                        p->nomem = 1;
-                        return;
-                    }
-                    p->debs = nd;
-                    p->cap = ncap;
+                if (SP_ARRAY_RESERVE(p->debs, p->cap, p->ndebs + 1) != 0) {
+                    p->nomem = 1;
+                    return;
                 }
                 struct deb *d = &p->debs[p->ndebs];
                 d->name = strdup(p->package);

@@ -58,6 +58,7 @@
 #include <rpm/rpmts.h>
 #include <rpm/rpmver.h>
 
+#include "common/array.h"
 #include "fingerprint/probes/probe.h"
 
 #define RPM_FILE_MAX (2ull << 30)        /* bytes copied of one database file */
@@ -299,15 +300,9 @@ static void add_header(struct read_state *s, Header h)
         s->skipped++;
         return;
     }
-    if (s->npkgs == s->cap) {
-        size_t ncap = s->cap ? s->cap * 2 : 512;
-        struct pkg *np = realloc(s->pkgs, ncap * sizeof *np);
-        if (np == NULL) {
-            s->nomem = 1;
-            return;
-        }
-        s->pkgs = np;
-        s->cap = ncap;
+    if (SP_ARRAY_RESERVE(s->pkgs, s->cap, s->npkgs + 1) != 0) {
+        s->nomem = 1;
+        return;
     }
     struct pkg p = { 0 };
     char epoch[24] = "";

@@ -10,6 +10,7 @@
  * image_keep_aliases() walks the merged tree through its symlinks and lists
  * the files a kept path reaches only through a link (`etc -> usr/share/etc` holding os-release), whose
  * layers image_root.c then reads once more for their content. */
+#include "common/array.h"
 #include "fingerprint/root/image_impl.h"
 
 #include <stdlib.h>
@@ -123,14 +124,8 @@ static int want(struct walk *w, const struct inode *f)
     const char *tar = f->via ? itree_via_tar(w->t, w->cp) : w->cp;
     if (tar == NULL)
         return 0;
-    if (w->n == w->cap) {
-        size_t nc = w->cap ? w->cap * 2 : 8;
-        struct keep_want *nv = realloc(w->v, nc * sizeof *nv);
-        if (nv == NULL)
-            return -1;
-        w->v = nv;
-        w->cap = nc;
-    }
+    if (SP_ARRAY_RESERVE(w->v, w->cap, w->n + 1) != 0)
+        return -1;
     struct keep_want *k = &w->v[w->n];
     k->path = strdup(tar);
     k->canon = strdup(w->cp);

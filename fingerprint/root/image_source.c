@@ -10,6 +10,7 @@
  * Must not: extract anything, follow a name outside the source, or trust a
  * digest it has not computed.
  */
+#include "common/array.h"
 #include "fingerprint/root/image_impl.h"
 
 #include <archive.h>
@@ -88,15 +89,9 @@ static struct archive_member *member_new(struct image_store *s, size_t *cap,
         sp_fail(e, SP_EXIT_INPUT, "%s: more than %zu members", s->path, l->members_max);
         return NULL;
     }
-    if (s->nmembers == *cap) {
-        size_t nc = *cap ? *cap * 2 : 64;
-        struct archive_member *nm = realloc(s->members, nc * sizeof *nm);
-        if (nm == NULL) {
-            sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
-            return NULL;
-        }
-        s->members = nm;
-        *cap = nc;
+    if (SP_ARRAY_RESERVE(s->members, *cap, s->nmembers + 1) != 0) {
+        sp_fail(e, SP_EXIT_INPUT, "%s: out of memory", s->path);
+        return NULL;
     }
     struct archive_member *m = &s->members[s->nmembers];
     memset(m, 0, sizeof *m);
@@ -526,14 +521,8 @@ static char *dup_or_null(const char *s)
 
 static int cands_add(struct cands *c, const struct desc *d, const char *ref, const char *ref2)
 {
-    if (c->n == c->cap) {
-        size_t nc = c->cap ? c->cap * 2 : 8;
-        struct cand *nv = realloc(c->v, nc * sizeof *nv);
-        if (nv == NULL)
-            return -1;
-        c->v = nv;
-        c->cap = nc;
-    }
+    if (SP_ARRAY_RESERVE(c->v, c->cap, c->n + 1) != 0)
+        return -1;
     struct cand *x = &c->v[c->n++];
     memset(x, 0, sizeof *x);
     snprintf(x->digest, sizeof x->digest, "%s", d->digest);

@@ -11,6 +11,7 @@
  * child stays as a tombstone of type IN_GONE (its content freed) so the
  * table never needs deletion.
  */
+#include "common/array.h"
 #include "fingerprint/root/image_impl.h"
 
 #include <errno.h>
@@ -428,14 +429,8 @@ int itree_resolve(struct itree *t, const char *path, int follow, struct itree_re
 
 int itree_pending(struct itree *t, const char *path)
 {
-    if (t->npending == t->cappending) {
-        size_t nc = t->cappending ? t->cappending * 2 : 8;
-        char **np = realloc(t->pending, nc * sizeof *np);
-        if (np == NULL)
-            return -1;
-        t->pending = np;
-        t->cappending = nc;
-    }
+    if (SP_ARRAY_RESERVE(t->pending, t->cappending, t->npending + 1) != 0)
+        return -1;
     if ((t->pending[t->npending] = strdup(path)) == NULL)
         return -1;
     t->npending++;
@@ -591,14 +586,8 @@ static int note_via(struct merge_ctx *m, struct inode *n)
 {
     if (n->type == IN_FILE) {
         struct itree *t = m->mt;
-        if (t->nvia == t->capvia) {
-            size_t nc = t->capvia ? t->capvia * 2 : 8;
-            struct itree_via *nv = realloc(t->via, nc * sizeof *nv);
-            if (nv == NULL)
-                return sp_fail(m->e, SP_EXIT_INPUT, "%s: out of memory", m->layer);
-            t->via = nv;
-            t->capvia = nc;
-        }
+        if (SP_ARRAY_RESERVE(t->via, t->capvia, t->nvia + 1) != 0)
+            return sp_fail(m->e, SP_EXIT_INPUT, "%s: out of memory", m->layer);
         char *c = strdup(m->path), *tp = strdup(m->tar);
         if (c == NULL || tp == NULL) {
             free(c);
@@ -627,14 +616,8 @@ static int note_via(struct merge_ctx *m, struct inode *n)
 
 static int defer(struct merge_ctx *m, struct inode *sub)
 {
-    if (m->nd == m->capd) {
-        size_t nc = m->capd ? m->capd * 2 : 4;
-        struct deferred *nv = realloc(m->dv, nc * sizeof *nv);
-        if (nv == NULL)
-            return -1;
-        m->dv = nv;
-        m->capd = nc;
-    }
+    if (SP_ARRAY_RESERVE(m->dv, m->capd, m->nd + 1) != 0)
+        return -1;
     struct deferred *d = &m->dv[m->nd++];
     d->link = strdup(m->path);
     d->tar = strdup(m->tar);

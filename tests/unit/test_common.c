@@ -3,13 +3,15 @@
  * values, and the one shape check of "sha256:<hex>"; bounded reading
  * (common/file.h) at and past its bounds; UTF-8 (common/utf8.h) against
  * RFC 3629's rules: overlongs, surrogates and code points past U+10FFFF are
- * invalid; path joining (common/path.h). */
+ * invalid; path joining (common/path.h); growing arrays (common/array.h):
+ * items kept, capacity doubling, overflow refused without touching the array. */
 #include "tests/unit/testlib.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/digest.h"
 #include "common/file.h"
 #include "common/path.h"
@@ -197,6 +199,33 @@ static void path_join(void **state)
     assert_string_equal(out, "abcd/efg");
 }
 
+static void array_reserve(void **state)
+{
+    (void)state;
+    int *v = NULL;
+    size_t n = 0, cap = 0;
+    for (int i = 0; i < 1000; i++) {
+        assert_int_equal(SP_ARRAY_RESERVE(v, cap, n + 1), 0);
+        assert_true(cap >= n + 1);
+        v[n++] = i;
+    }
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(v[i], i);
+    assert_int_equal(cap, 1024);          /* 16 doubled six times */
+    size_t before = cap;
+    int *was = v;
+    assert_int_equal(SP_ARRAY_RESERVE(v, cap, 10), 0);      /* room already */
+    assert_ptr_equal(v, was);
+    errno = 0;
+    assert_int_equal(sp_array_reserve(&v, &cap, ((size_t)-1) / 2, sizeof *v), -1);
+    assert_int_equal(errno, ENOMEM);
+    assert_ptr_equal(v, was);
+    assert_int_equal(cap, before);
+    assert_int_equal(sp_array_reserve(&v, &cap, (size_t)-1, 1), -1);
+    assert_int_equal(cap, before);
+    free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +236,7 @@ int main(void)
         cmocka_unit_test(read_file_messages),
         cmocka_unit_test(utf8_rules),
         cmocka_unit_test(path_join),
+        cmocka_unit_test(array_reserve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
  * PKG-INFO, else the egg-info file itself (the core metadata spec, read by
  * py_metadata.c); the first distribution of a name in sys.path order wins,
  * names compared after PEP 503 normalisation. */
+#include "common/array.h"
 #include "fingerprint/probes/python/py_internal.h"
 
 #include <ctype.h>
@@ -203,14 +204,8 @@ struct dists {
 static int dist_push(struct dists *ds, const char *key, const char *norm, const char *version,
                      const char *meta, const char *folder, size_t dirindex)
 {
-    if (ds->n == ds->cap) {
-        size_t ncap = ds->cap ? ds->cap * 2 : 128;
-        struct dist *nv = realloc(ds->v, ncap * sizeof *nv);
-        if (nv == NULL)
-            return -1;
-        ds->v = nv;
-        ds->cap = ncap;
-    }
+    if (SP_ARRAY_RESERVE(ds->v, ds->cap, ds->n + 1) != 0)
+        return -1;
     struct dist *d = &ds->v[ds->n];
     memset(d, 0, sizeof *d);
     d->key = strdup(key);
