@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/file.h"
 
 struct dir_impl {
@@ -120,14 +121,9 @@ static int dir_list_dir(struct root *r, const char *path, char ***names, size_t 
             err = E2BIG;
             break;
         }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            char **nv = realloc(v, cap * sizeof *nv);
-            if (nv == NULL) {
-                err = ENOMEM;
-                break;
-            }
-            v = nv;
+        if (SP_ARRAY_RESERVE(v, cap, n + 1) != 0) {
+            err = ENOMEM;
+            break;
         }
         if ((v[n] = strdup(de->d_name)) == NULL) {
             err = ENOMEM;
