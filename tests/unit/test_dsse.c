@@ -436,13 +436,41 @@ static int verify_statement(const char *statement, const char *man, size_t len,
     return rc;
 }
 
-static void clear_messages(void **state)
+/* The one-line messages verification gives, with the same signed fixture
+ * manifest and keys for each group of cases. */
+struct msg_fixture {
+    size_t len, envlen;
+    char *man, *env, hex[65];
+    EVP_PKEY *k, *pub;
+};
+
+static void msg_fixture_open(struct msg_fixture *f)
 {
-    size_t len = 0, envlen = 0;
-    char *man = slurp(FIX "/manifest.yaml", &len), msg[SP_ERROR_MSG_MAX], hex[65];
-    EVP_PKEY *k = fixture_key(1), *pub = fixture_key(0);
-    char *env = sign_buf(man, len, "manifest.yaml", k, &envlen);
-    assert_int_equal(sp_sha256_hex(man, len, hex), 0);
+    f->man = slurp(FIX "/manifest.yaml", &f->len);
+    f->k = fixture_key(1);
+    f->pub = fixture_key(0);
+    f->env = sign_buf(f->man, f->len, "manifest.yaml", f->k, &f->envlen);
+    assert_int_equal(sp_sha256_hex(f->man, f->len, f->hex), 0);
+}
+
+static void msg_fixture_close(struct msg_fixture *f)
+{
+    free(f->env);
+    EVP_PKEY_free(f->k);
+    EVP_PKEY_free(f->pub);
+    free(f->man);
+}
+
+/* a field of a signed envelope changed */
+static void clear_messages_fields(void **state)
+{
+    (void)state;
+    struct msg_fixture f;
+    msg_fixture_open(&f);
+    char msg[SP_ERROR_MSG_MAX];
+    size_t len = f.len;
+    char *man = f.man, *env = f.env;
+    EVP_PKEY *pub = f.pub;
 
     static const struct { int sig; const char *key, *value, *want; } cases[] = {
         { 0, "payloadType", "text/plain", "envelope check failed: unknown payloadType \"text/plain\"" },
@@ -457,6 +485,19 @@ static void clear_messages(void **state)
             fail_msg("case %zu: \"%s\" lacks \"%s\"", i, msg, cases[i].want);
         free(bad);
     }
+    msg_fixture_close(&f);
+}
+
+/* envelopes that are not DSSE */
+static void clear_messages_raw(void **state)
+{
+    (void)state;
+    struct msg_fixture f;
+    msg_fixture_open(&f);
+    char msg[SP_ERROR_MSG_MAX];
+    size_t len = f.len;
+    char *man = f.man;
+    EVP_PKEY *pub = f.pub;
     static const struct { const char *env, *want; } raw[] = {
         { "", "envelope check failed: not a JSON object" },
         { "[]", "envelope check failed: not a JSON object" },
@@ -485,7 +526,19 @@ static void clear_messages(void **state)
         if (strstr(msg, raw[i].want) == NULL)
             fail_msg("raw %zu: \"%s\" lacks \"%s\"", i, msg, raw[i].want);
     }
+    msg_fixture_close(&f);
+}
 
+/* statements signed by the right key but wrong inside */
+static void clear_messages_statements(void **state)
+{
+    (void)state;
+    struct msg_fixture f;
+    msg_fixture_open(&f);
+    char msg[SP_ERROR_MSG_MAX];
+    size_t len = f.len;
+    char *man = f.man, *hex = f.hex;
+    EVP_PKEY *k = f.k, *pub = f.pub;
     /* statements signed by the right key but wrong inside */
     char stmt[2048];
     static const struct { const char *fmt, *want; } st[] = {
@@ -532,10 +585,7 @@ static void clear_messages(void **state)
         if (strstr(msg, st[i].want) == NULL)
             fail_msg("statement %zu: \"%s\" lacks \"%s\"", i, msg, st[i].want);
     }
-    free(env);
-    EVP_PKEY_free(k);
-    EVP_PKEY_free(pub);
-    free(man);
+    msg_fixture_close(&f);
 }
 
 static void several_signatures(void **state)
@@ -587,12 +637,15 @@ static void several_signatures(void **state)
 
 /* ---- bounds ------------------------------------------------------------ */
 
-static void bound_signatures_and_sizes(void **state)
+static void bound_signatures(void **state)
 {
-    size_t len = 0, envlen = 0;
-    char *man = slurp(FIX "/manifest.yaml", &len), msg[SP_ERROR_MSG_MAX];
-    EVP_PKEY *k = fixture_key(1), *pub = fixture_key(0);
-    char *env = sign_buf(man, len, "manifest.yaml", k, &envlen);
+    (void)state;
+    struct msg_fixture f;
+    msg_fixture_open(&f);
+    char msg[SP_ERROR_MSG_MAX];
+    size_t len = f.len;
+    char *man = f.man, *env = f.env;
+    EVP_PKEY *pub = f.pub;
     json_error_t je;
 
     /* DSSE_SIGNATURES_MAX signatures pass (the good one last), one more fails */
@@ -614,6 +667,18 @@ static void bound_signatures_and_sizes(void **state)
         free(s);
         json_decref(j);
     }
+    msg_fixture_close(&f);
+}
+
+static void bound_sig_and_keyid(void **state)
+{
+    (void)state;
+    struct msg_fixture f;
+    msg_fixture_open(&f);
+    char msg[SP_ERROR_MSG_MAX];
+    size_t len = f.len;
+    char *man = f.man, *env = f.env;
+    EVP_PKEY *pub = f.pub;
 
     /* a sig of SP_SIG_MAX_BYTES bytes is read (and does not verify), one
      * byte more (or much more) is refused; a keyid of DSSE_KEYID_MAX + 1 */
@@ -640,11 +705,20 @@ static void bound_signatures_and_sizes(void **state)
     bad = with_field(env, 1, "keyid", kid);
     assert_int_equal(verify_rc(bad, strlen(bad), man, len, pub, msg), 0);
     free(bad);
-    free(env);
+    msg_fixture_close(&f);
+}
+
+static void bound_subjects(void **state)
+{
+    (void)state;
+    struct msg_fixture f;
+    msg_fixture_open(&f);
+    char msg[SP_ERROR_MSG_MAX];
+    size_t len = f.len;
+    char *man = f.man, *hex = f.hex;
+    EVP_PKEY *k = f.k, *pub = f.pub;
 
     /* SP_STATEMENT_SUBJECTS_MAX subjects pass, one more fails; a long name fails */
-    char hex[65];
-    assert_int_equal(sp_sha256_hex(man, len, hex), 0);
     for (int extra = 0; extra < 3; extra++) {
         json_t *subj = json_array();
         int n = extra == 1 ? SP_STATEMENT_SUBJECTS_MAX + 1 : extra == 2 ? 1 : SP_STATEMENT_SUBJECTS_MAX;
@@ -666,10 +740,9 @@ static void bound_signatures_and_sizes(void **state)
         free(name);
         json_decref(st);
     }
-    EVP_PKEY_free(k);
-    EVP_PKEY_free(pub);
-    free(man);
+    msg_fixture_close(&f);
 }
+
 
 static void bound_files(void **state)
 {
@@ -744,9 +817,13 @@ int main(void)
         cmocka_unit_test(golden_envelope),
         cmocka_unit_test(tamper_every_byte),
         cmocka_unit_test(other_manifest_and_wrong_key),
-        cmocka_unit_test(clear_messages),
+        cmocka_unit_test(clear_messages_fields),
+        cmocka_unit_test(clear_messages_raw),
+        cmocka_unit_test(clear_messages_statements),
         cmocka_unit_test(several_signatures),
-        cmocka_unit_test(bound_signatures_and_sizes),
+        cmocka_unit_test(bound_signatures),
+        cmocka_unit_test(bound_sig_and_keyid),
+        cmocka_unit_test(bound_subjects),
         cmocka_unit_test(bound_files),
         cmocka_unit_test(key_loading_errors),
     };

@@ -879,7 +879,10 @@ static void assert_no_workload_facts(const struct factset *fs)
 /* --python naming something that is not a Python 3 interpreter: the stdlib
  * must be the interpreter's own (CPython's getpath.py finds the prefix from
  * the executable's location), never another Python's found by climbing. */
-static void not_an_interpreter(void **state)
+/* A root with /usr's Python 3.11 and its stdlib, /bin/sh -> /usr/bin/dash
+ * and /usr/bin/ls: what the not-an-interpreter cases start from (free the
+ * returned folder after fx_rmrf). */
+static char *notpy_root(void)
 {
     char *t = fx_tmpdir("notpy");
     fx_interp(t, "/usr", 11, "3.11.2", 1);
@@ -890,6 +893,12 @@ static void not_an_interpreter(void **state)
     fx_write(t, "/usr/bin/dash", "\x7f" "ELF\0dash 0.5.12\0", 17);
     fx_link(t, "/bin/sh", "/usr/bin/dash");
     fx_write(t, "/usr/bin/ls", "\x7f" "ELF\0GNU coreutils 9.1\0", 24);
+    return t;
+}
+
+static void not_an_interpreter(void **state)
+{
+    char *t = notpy_root();
     static const char *const cases[][2] = {
         { "/bin/sh", "python: /bin/sh: not a Python 3 interpreter (resolves to /usr/bin/dash" },
         { "/usr/bin/ls", "python: /usr/bin/ls: not a Python 3 interpreter" },
@@ -916,6 +925,16 @@ static void not_an_interpreter(void **state)
     assert_fact(&fs, "pip.six", "1.16.0");
     factset_free(&fs);
 
+    fx_rmrf(t);
+    free(t);
+}
+
+/* Interpreters elsewhere in the same root that are not the workload's:
+ * no stdlib of their own, Python 2, a venv linked to a non-Python. */
+static void not_an_interpreter_elsewhere(void **state)
+{
+    char *t = notpy_root();
+    struct factset fs;
     /* an interpreter whose own prefix has no stdlib: the one at / three
      * folders up is not taken */
     fx_write(t, "/lib/python3.11/os.py", "", 0);
@@ -1050,6 +1069,7 @@ int main(void)
         cmocka_unit_test(deterministic),
         cmocka_unit_test(no_python),
         cmocka_unit_test(not_an_interpreter),
+        cmocka_unit_test(not_an_interpreter_elsewhere),
         cmocka_unit_test(unusual_stdlib),
         cmocka_unit_test(live_choice),
         cmocka_unit_test(sys_path_order),
