@@ -70,10 +70,13 @@ static int list_add(const struct sp_option *o, const char *arg, const char *cmd)
     return 0;
 }
 
-/* Row O was given (with ARG, or NULL): store it.  Returns 0 or an exit
- * status. */
+/* Row O was given (with ARG, or NULL): store it.  An empty ARG is a usage
+ * error (a row with its own check, o->call, says why itself).  Returns 0 or
+ * an exit status. */
 static int take(const struct sp_option *o, const char *arg, const char *cmd)
 {
+    if (arg && arg[0] == '\0' && o->call == NULL)   /* a path, name or number: never empty */
+        return sp_usage_error(cmd, "--%s %s is empty", o->long_name, o->argh);
     int rc = o->call && arg ? o->call(o, arg, cmd) : 0;
     if (rc != 0 || o->kind == SP_OPT_CALL)
         return rc;
@@ -138,6 +141,36 @@ static int after_options(const struct sp_command_help *h, const struct sp_option
     return SP_OPTIONS_GO_ON;
 }
 
+/* The usage error for what getopt_long refused: ARG is the last argument
+ * it read (a long option advances past its own argument, a short one in a
+ * bundle may not, so a short option is named by optopt alone).  MISSING: a
+ * value was missing, else the option is unknown, ambiguous (a prefix of
+ * several long names) or given a value it does not take.  Returns
+ * SP_EXIT_USAGE. */
+static int bad_option(const struct sp_command_help *h, const struct sp_option *opts, size_t n,
+                      const char *arg, int missing)
+{
+    if (strncmp(arg, "--", 2) != 0) {
+        char letter = optopt > 0 && optopt < 128 ? (char)optopt : '?';
+        return sp_usage_error(h->name, missing ? "option '-%c' needs a value"
+                                              : "unknown option '-%c'", letter);
+    }
+    size_t len = strcspn(arg + 2, "=");
+    if (missing)
+        return sp_usage_error(h->name, "option '%.*s' needs a value", (int)len + 2, arg);
+    if (optopt != 0)
+        return sp_usage_error(h->name, "option '%.*s' takes no value", (int)len + 2, arg);
+    size_t matches = 0;
+    const char *first = NULL, *second = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(opts[i].long_name, arg + 2, len) == 0 && matches++ < 2)
+            *(matches == 1 ? &first : &second) = opts[i].long_name;
+    if (matches > 1)
+        return sp_usage_error(h->name, "option '%.*s' is ambiguous (--%s, --%s%s)", (int)len + 2,
+                              arg, first, second, matches > 2 ? ", ..." : "");
+    return sp_usage_error(h->name, "unknown option '%.*s'", (int)len + 2, arg);
+}
+
 int sp_options_parse(const struct sp_command_help *h, const struct sp_option *opts, int argc,
                      char **argv, int *operands)
 {
@@ -161,10 +194,8 @@ int sp_options_parse(const struct sp_command_help *h, const struct sp_option *op
         if (c == 'h' && o == NULL) {
             sp_options_help(h, opts, stdout);
             rc = SP_EXIT_OK;
-        } else if (c == ':') {
-            rc = sp_usage_error(h->name, "option '%s' needs a value", argv[optind - 1]);
-        } else if (o == NULL) {
-            rc = sp_usage_error(h->name, "unknown option '%s'", argv[optind - 1]);
+        } else if (c == ':' || o == NULL) {
+            rc = bad_option(h, opts, n, argv[optind - 1], c == ':');
         } else if ((rc = take(o, has_arg(o) ? optarg : NULL, h->name)) == 0) {
             rc = SP_OPTIONS_GO_ON;
         }

@@ -71,7 +71,8 @@ _stackprint()
         elif [[ -n $words ]]; then
             words=${words#* }
             COMPREPLY=($(compgen -W "${words//|/ }" -- "$cur"))
-        elif [[ $value == GLOB || $value == KEY || $value == KEY=* ]]; then
+        elif [[ $vlong != --key && $vlong != --pub ]] &&   # KEY there is a key file
+             [[ $value == GLOB || $value == KEY || $value == KEY=* ]]; then
             COMPREPLY=($(compgen -W "$(_stackprint_keys "$prog")" -- "$cur"))
             [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *. ]] && compopt -o nospace 2>/dev/null
         elif [[ $value == DIR ]]; then

@@ -8,10 +8,20 @@
 $ stackprint export --form=spdx --out $T/bom.json tests/fixtures/manifests/trn2-xla.yaml && grep -c '"spdxVersion"' $T/bom.json
 > 1
 
-### a prefix that fits two options is an unknown option, named as typed
+### a prefix that fits two options is ambiguous: named as typed, with what it could be
 $ stackprint probe --imd x
 ? 2
-2> stackprint probe: unknown option '--imd' (see 'stackprint probe --help')
+2> stackprint probe: option '--imd' is ambiguous (--imds, --imds-endpoint) (see 'stackprint probe --help')
+
+### a short option in a bundle is named by itself, not by the bundle or the argument before
+$ stackprint check -p policies -Zs m.yaml
+? 2
+2> stackprint check: unknown option '-Z' (see 'stackprint check --help')
+
+### an empty value is refused by the option's name, before any file is opened
+$ stackprint sign -o '' --key k m.yaml
+? 2
+2> stackprint sign: --output ENVELOPE is empty (see 'stackprint sign --help')
 
 ### short options bundle, and a short option's value may follow it at once
 $ stackprint check -sfjson --policy tests/fixtures/policies/torch-2.3.yaml tests/fixtures/manifests/trn2-xla.yaml | head -c 1
@@ -26,15 +36,15 @@ $ stackprint diff a b --outp
 ? 2
 2> stackprint diff: option '--outp' needs a value (see 'stackprint diff --help')
 
-### --help with a value is an unknown option
+### --help with a value: the option exists but takes none
 $ stackprint sign --help=yes
 ? 2
-2> stackprint sign: unknown option '--help=yes' (see 'stackprint sign --help')
+2> stackprint sign: option '--help' takes no value (see 'stackprint sign --help')
 
-### a flag given a value is an unknown option
+### a flag given a value: the option exists but takes none
 $ stackprint fleet --strict=1 x
 ? 2
-2> stackprint fleet: unknown option '--strict=1' (see 'stackprint fleet --help')
+2> stackprint fleet: option '--strict' takes no value (see 'stackprint fleet --help')
 
 ### an unknown option before -h is the error
 $ stackprint attest --bogus-later-is-not-read -h

@@ -49,6 +49,9 @@ is "probe -f values (short option)" "stackprint probe -f j" "json"
 is "keygen --type values" "stackprint keygen --type ''" "ecdsa-p256 ed25519"
 is "--policy completes files and folders" "stackprint check --policy ''" "m.yaml pol"
 is "the manifest completes files" "stackprint check --strict m" "m.yaml"
+# --key and --pub name key files (their metavar KEY is not a fact key)
+is "sign --key completes files" "stackprint sign --key m" "m.yaml"
+is "diff --pub completes files" "stackprint diff --pub m" "m.yaml"
 is "a command added to the binary is completed" "stackprint-later l" "later"
 is "its options too" "stackprint-later later --" "--help --ignore"
 is "fact keys for a GLOB value, from help keys" "stackprint-later later --ignore pyth" \
