@@ -461,16 +461,29 @@ static void msg_fixture_close(struct msg_fixture *f)
     free(f->man);
 }
 
+/* cmocka setup and teardown: *STATE is the struct msg_fixture. */
+static int msg_setup(void **state)
+{
+    struct msg_fixture *f = calloc(1, sizeof *f);
+    if (f == NULL)
+        return -1;
+    msg_fixture_open(f);
+    *state = f;
+    return 0;
+}
+
+static int msg_teardown(void **state)
+{
+    msg_fixture_close(*state);
+    free(*state);
+    return 0;
+}
+
 /* a field of a signed envelope changed */
 static void clear_messages_fields(void **state)
 {
-    (void)state;
-    struct msg_fixture f;
-    msg_fixture_open(&f);
+    struct msg_fixture *f = *state;
     char msg[SP_ERROR_MSG_MAX];
-    size_t len = f.len;
-    char *man = f.man, *env = f.env;
-    EVP_PKEY *pub = f.pub;
 
     static const struct { int sig; const char *key, *value, *want; } cases[] = {
         { 0, "payloadType", "text/plain", "envelope check failed: unknown payloadType \"text/plain\"" },
@@ -479,25 +492,20 @@ static void clear_messages_fields(void **state)
         { 1, "sig", "", "signature check failed" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char *bad = with_field(env, cases[i].sig, cases[i].key, cases[i].value);
-        assert_int_equal(verify_rc(bad, strlen(bad), man, len, pub, msg), SP_EXIT_VERIFY);
+        char *bad = with_field(f->env, cases[i].sig, cases[i].key, cases[i].value);
+        assert_int_equal(verify_rc(bad, strlen(bad), f->man, f->len, f->pub, msg), SP_EXIT_VERIFY);
         if (strstr(msg, cases[i].want) == NULL)
             fail_msg("case %zu: \"%s\" lacks \"%s\"", i, msg, cases[i].want);
         free(bad);
     }
-    msg_fixture_close(&f);
+
 }
 
 /* envelopes that are not DSSE */
 static void clear_messages_raw(void **state)
 {
-    (void)state;
-    struct msg_fixture f;
-    msg_fixture_open(&f);
+    struct msg_fixture *f = *state;
     char msg[SP_ERROR_MSG_MAX];
-    size_t len = f.len;
-    char *man = f.man;
-    EVP_PKEY *pub = f.pub;
     static const struct { const char *env, *want; } raw[] = {
         { "", "envelope check failed: not a JSON object" },
         { "[]", "envelope check failed: not a JSON object" },
@@ -521,24 +529,19 @@ static void clear_messages_raw(void **state)
           "keyid is not a string" },
     };
     for (size_t i = 0; i < sizeof raw / sizeof *raw; i++) {
-        assert_int_equal(verify_rc(raw[i].env, strlen(raw[i].env), man, len, pub, msg),
+        assert_int_equal(verify_rc(raw[i].env, strlen(raw[i].env), f->man, f->len, f->pub, msg),
                          SP_EXIT_VERIFY);
         if (strstr(msg, raw[i].want) == NULL)
             fail_msg("raw %zu: \"%s\" lacks \"%s\"", i, msg, raw[i].want);
     }
-    msg_fixture_close(&f);
+
 }
 
 /* statements signed by the right key but wrong inside */
 static void clear_messages_statements(void **state)
 {
-    (void)state;
-    struct msg_fixture f;
-    msg_fixture_open(&f);
+    struct msg_fixture *f = *state;
     char msg[SP_ERROR_MSG_MAX];
-    size_t len = f.len;
-    char *man = f.man, *hex = f.hex;
-    EVP_PKEY *k = f.k, *pub = f.pub;
     /* statements signed by the right key but wrong inside */
     char stmt[2048];
     static const struct { const char *fmt, *want; } st[] = {
@@ -574,9 +577,9 @@ static void clear_messages_statements(void **state)
     for (size_t i = 0; i < sizeof st / sizeof *st; i++) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-        snprintf(stmt, sizeof stmt, st[i].fmt, hex);   /* each format takes one %s */
+        snprintf(stmt, sizeof stmt, st[i].fmt, f->hex);   /* each format takes one %s */
 #pragma GCC diagnostic pop
-        int rc = verify_statement(stmt, man, len, k, pub, msg);
+        int rc = verify_statement(stmt, f->man, f->len, f->k, f->pub, msg);
         if (st[i].want[0] == '\0') {
             assert_int_equal(rc, 0);
             continue;
@@ -585,7 +588,7 @@ static void clear_messages_statements(void **state)
         if (strstr(msg, st[i].want) == NULL)
             fail_msg("statement %zu: \"%s\" lacks \"%s\"", i, msg, st[i].want);
     }
-    msg_fixture_close(&f);
+
 }
 
 static void several_signatures(void **state)
@@ -639,25 +642,20 @@ static void several_signatures(void **state)
 
 static void bound_signatures(void **state)
 {
-    (void)state;
-    struct msg_fixture f;
-    msg_fixture_open(&f);
+    struct msg_fixture *f = *state;
     char msg[SP_ERROR_MSG_MAX];
-    size_t len = f.len;
-    char *man = f.man, *env = f.env;
-    EVP_PKEY *pub = f.pub;
     json_error_t je;
 
     /* DSSE_SIGNATURES_MAX signatures pass (the good one last), one more fails */
     for (int extra = 0; extra < 2; extra++) {
-        json_t *j = json_loads(env, 0, &je), *sigs = json_object_get(j, "signatures");
+        json_t *j = json_loads(f->env, 0, &je), *sigs = json_object_get(j, "signatures");
         json_t *good = json_deep_copy(json_array_get(sigs, 0));
         json_array_clear(sigs);
         for (int i = 0; i < DSSE_SIGNATURES_MAX - 1 + extra; i++)
             json_array_append_new(sigs, json_pack("{s:s}", "sig", "AAAA"));
         json_array_append_new(sigs, good);
         char *s = json_dumps(j, 0);
-        int rc = verify_rc(s, strlen(s), man, len, pub, msg);
+        int rc = verify_rc(s, strlen(s), f->man, f->len, f->pub, msg);
         if (extra) {
             assert_int_equal(rc, SP_EXIT_VERIFY);
             assert_non_null(strstr(msg, "more than 64 signatures"));
@@ -667,18 +665,13 @@ static void bound_signatures(void **state)
         free(s);
         json_decref(j);
     }
-    msg_fixture_close(&f);
+
 }
 
 static void bound_sig_and_keyid(void **state)
 {
-    (void)state;
-    struct msg_fixture f;
-    msg_fixture_open(&f);
+    struct msg_fixture *f = *state;
     char msg[SP_ERROR_MSG_MAX];
-    size_t len = f.len;
-    char *man = f.man, *env = f.env;
-    EVP_PKEY *pub = f.pub;
 
     /* a sig of SP_SIG_MAX_BYTES bytes is read (and does not verify), one
      * byte more (or much more) is refused; a keyid of DSSE_KEYID_MAX + 1 */
@@ -688,8 +681,8 @@ static void bound_sig_and_keyid(void **state)
     static const size_t sizes[] = { SP_SIG_MAX_BYTES, SP_SIG_MAX_BYTES + 1, SP_SIG_MAX_BYTES + 3 };
     for (size_t i = 0; i < 3; i++) {
         assert_int_equal(sp_base64_encode(big, sizes[i], &b64), 0);
-        bad = with_field(env, 1, "sig", b64);
-        assert_int_equal(verify_rc(bad, strlen(bad), man, len, pub, msg), SP_EXIT_VERIFY);
+        bad = with_field(f->env, 1, "sig", b64);
+        assert_int_equal(verify_rc(bad, strlen(bad), f->man, f->len, f->pub, msg), SP_EXIT_VERIFY);
         assert_non_null(strstr(msg, i == 0 ? "signature check failed" : "sig longer than 512 bytes"));
         free(bad);
         free(b64);
@@ -697,26 +690,21 @@ static void bound_sig_and_keyid(void **state)
     char kid[DSSE_KEYID_MAX + 2];
     memset(kid, 'a', sizeof kid - 1);
     kid[sizeof kid - 1] = '\0';
-    bad = with_field(env, 1, "keyid", kid);
-    assert_int_equal(verify_rc(bad, strlen(bad), man, len, pub, msg), SP_EXIT_VERIFY);
+    bad = with_field(f->env, 1, "keyid", kid);
+    assert_int_equal(verify_rc(bad, strlen(bad), f->man, f->len, f->pub, msg), SP_EXIT_VERIFY);
     assert_non_null(strstr(msg, "keyid is not a string of at most"));
     free(bad);
     kid[DSSE_KEYID_MAX] = '\0';                        /* exactly the bound: fine */
-    bad = with_field(env, 1, "keyid", kid);
-    assert_int_equal(verify_rc(bad, strlen(bad), man, len, pub, msg), 0);
+    bad = with_field(f->env, 1, "keyid", kid);
+    assert_int_equal(verify_rc(bad, strlen(bad), f->man, f->len, f->pub, msg), 0);
     free(bad);
-    msg_fixture_close(&f);
+
 }
 
 static void bound_subjects(void **state)
 {
-    (void)state;
-    struct msg_fixture f;
-    msg_fixture_open(&f);
+    struct msg_fixture *f = *state;
     char msg[SP_ERROR_MSG_MAX];
-    size_t len = f.len;
-    char *man = f.man, *hex = f.hex;
-    EVP_PKEY *k = f.k, *pub = f.pub;
 
     /* SP_STATEMENT_SUBJECTS_MAX subjects pass, one more fails; a long name fails */
     for (int extra = 0; extra < 3; extra++) {
@@ -725,11 +713,11 @@ static void bound_subjects(void **state)
         char *name = calloc(1, SP_SUBJECT_NAME_MAX + 2);
         memset(name, 'n', extra == 2 ? SP_SUBJECT_NAME_MAX + 1 : 4);
         for (int i = 0; i < n; i++)
-            json_array_append_new(subj, json_pack("{s:s, s:{s:s}}", "name", name, "digest", "sha256", hex));
+            json_array_append_new(subj, json_pack("{s:s, s:{s:s}}", "name", name, "digest", "sha256", f->hex));
         json_t *st = json_pack("{s:s, s:o, s:s, s:{}}", "_type", SP_STATEMENT_TYPE, "subject", subj,
                                "predicateType", SP_PREDICATE_TYPE, "predicate");
         char *s = json_dumps(st, JSON_COMPACT);
-        int rc = verify_statement(s, man, len, k, pub, msg);
+        int rc = verify_statement(s, f->man, f->len, f->k, f->pub, msg);
         if (extra == 0) {
             assert_int_equal(rc, 0);
         } else {
@@ -740,7 +728,7 @@ static void bound_subjects(void **state)
         free(name);
         json_decref(st);
     }
-    msg_fixture_close(&f);
+
 }
 
 
@@ -817,13 +805,13 @@ int main(void)
         cmocka_unit_test(golden_envelope),
         cmocka_unit_test(tamper_every_byte),
         cmocka_unit_test(other_manifest_and_wrong_key),
-        cmocka_unit_test(clear_messages_fields),
-        cmocka_unit_test(clear_messages_raw),
-        cmocka_unit_test(clear_messages_statements),
+        cmocka_unit_test_setup_teardown(clear_messages_fields, msg_setup, msg_teardown),
+        cmocka_unit_test_setup_teardown(clear_messages_raw, msg_setup, msg_teardown),
+        cmocka_unit_test_setup_teardown(clear_messages_statements, msg_setup, msg_teardown),
         cmocka_unit_test(several_signatures),
-        cmocka_unit_test(bound_signatures),
-        cmocka_unit_test(bound_sig_and_keyid),
-        cmocka_unit_test(bound_subjects),
+        cmocka_unit_test_setup_teardown(bound_signatures, msg_setup, msg_teardown),
+        cmocka_unit_test_setup_teardown(bound_sig_and_keyid, msg_setup, msg_teardown),
+        cmocka_unit_test_setup_teardown(bound_subjects, msg_setup, msg_teardown),
         cmocka_unit_test(bound_files),
         cmocka_unit_test(key_loading_errors),
     };
