@@ -162,9 +162,15 @@ static int bad_option(const struct sp_command_help *h, const struct sp_option *o
         return sp_usage_error(h->name, "option '%.*s' takes no value", (int)len + 2, arg);
     size_t matches = 0;
     const char *first = NULL, *second = NULL;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(opts[i].long_name, arg + 2, len) == 0 && matches++ < 2)
-            *(matches == 1 ? &first : &second) = opts[i].long_name;
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(opts[i].long_name, arg + 2, len) != 0)
+            continue;
+        if (matches == 0)
+            first = opts[i].long_name;
+        else if (matches == 1)
+            second = opts[i].long_name;
+        matches++;
+    }
     if (matches > 1)
         return sp_usage_error(h->name, "option '%.*s' is ambiguous (--%s, --%s%s)", (int)len + 2,
                               arg, first, second, matches > 2 ? ", ..." : "");
